@@ -1,0 +1,110 @@
+import { Construct } from 'constructs';
+import { ProblemCollector, ValidationError } from '../errors';
+import { LlamaStackWithProviders, LlamaStackWithProvidersProps } from '../llama-stack';
+import { addWarning } from '../warnings';
+
+/** The apiVersion of the operator's `LlamaStackDistribution` this CLI reads. */
+export const LLSD_API_VERSION = 'llamastack.io/v1alpha1';
+
+// Props field prefixes and where they live in a LlamaStackDistribution document, so that
+// validation messages name the field the user actually wrote.
+const FIELD_PREFIXES: ReadonlyArray<readonly [string, string]> = [
+  ['name', 'metadata.name'],
+  ['replicas', 'spec.replicas'],
+  ['distribution', 'spec.server.distribution'],
+  ['port', 'spec.server.containerSpec.port'],
+  ['env', 'spec.server.containerSpec.env'],
+  ['resources', 'spec.server.containerSpec.resources'],
+  ['serviceAccountName', 'spec.server.podOverrides.serviceAccountName'],
+  ['userConfig', 'spec.server.userConfig'],
+  ['storage', 'spec.server.storage'],
+  ['externalProviders', 'spec.server.externalProviders'],
+];
+
+/** Where a props field lives in the document. */
+export function documentField(field: string): string {
+  for (const [prefix, path] of FIELD_PREFIXES) {
+    if (field === prefix || field.startsWith(`${prefix}.`) || field.startsWith(`${prefix}[`)) {
+      return path + field.slice(prefix.length);
+    }
+  }
+  return `spec.server.${field}`;
+}
+
+// Operator fields this renderer does not translate; they are reported, never silently dropped.
+const UNSUPPORTED_SERVER_FIELDS = ['tlsConfig', 'autoscaling', 'podDisruptionBudget', 'topologySpreadConstraints', 'workers', 'envFromExternalConfigMaps', 'network'];
+
+/**
+ * Renders one `LlamaStackDistribution` document (the operator's CRD shape, with
+ * `spec.server.externalProviders` of seed 001) into `scope` through the construct.
+ */
+export function renderLlamaStackDocument(scope: Construct, doc: Record<string, any>, label: string): void {
+  const problems = new ProblemCollector();
+  const metadata = asObject(doc.metadata, 'metadata', problems);
+  const spec = asObject(doc.spec, 'spec', problems);
+  const server = asObject(spec?.server, 'spec.server', problems);
+  if (typeof metadata?.name !== 'string' || metadata.name === '') {
+    problems.add('metadata.name', 'missing: every document needs metadata.name; the rendered objects are named after it.');
+  }
+  const containerSpec = asObject(server?.containerSpec ?? {}, 'spec.server.containerSpec', problems) ?? {};
+  const podOverrides = asObject(server?.podOverrides ?? {}, 'spec.server.podOverrides', problems) ?? {};
+  const userConfig = asObject(server?.userConfig, 'spec.server.userConfig', problems, true);
+  if (userConfig?.configMapNamespace !== undefined && userConfig.configMapNamespace !== metadata?.namespace) {
+    problems.add('spec.server.userConfig.configMapNamespace', `'${userConfig.configMapNamespace}' differs from the document's namespace: a pod can only mount a ConfigMap of its own namespace. Copy the ConfigMap into '${metadata?.namespace ?? 'default'}' and drop configMapNamespace.`);
+  }
+  problems.throwIfAny(label);
+
+  const warn = (message: string) => addWarning(scope, message);
+  for (const field of UNSUPPORTED_SERVER_FIELDS.filter((f) => server?.[f] !== undefined)) {
+    warn(`spec.server.${field} is not supported by this renderer and is ignored.`);
+  }
+  for (const field of ['command', 'args'].filter((f) => containerSpec[f] !== undefined)) {
+    warn(`spec.server.containerSpec.${field} is ignored: the server is started explicitly with the assembled config.`);
+  }
+  for (const field of ['volumes', 'volumeMounts'].filter((f) => podOverrides[f] !== undefined)) {
+    warn(`spec.server.podOverrides.${field} is not supported by this renderer and is ignored.`);
+  }
+
+  const props: LlamaStackWithProvidersProps = {
+    name: metadata!.name,
+    namespace: metadata!.namespace,
+    distribution: server!.distribution ?? {},
+    replicas: spec!.replicas,
+    port: containerSpec.port,
+    env: containerSpec.env,
+    resources: stringQuantities(containerSpec.resources),
+    serviceAccountName: podOverrides.serviceAccountName,
+    userConfig: userConfig && { configMapName: userConfig.configMapName, configMapKey: userConfig.configMapKey },
+    storage: server!.storage,
+    externalProviders: server!.externalProviders,
+    imagePullSecrets: server!.imagePullSecrets?.map((s: { name: string } | string) => (typeof s === 'string' ? s : s.name)),
+  };
+  try {
+    new LlamaStackWithProviders(scope, metadata!.name, props);
+  } catch (e) {
+    if (e instanceof ValidationError) {
+      throw new ValidationError(label, e.problems.map((p) => ({ field: documentField(p.field), message: p.message })));
+    }
+    throw e;
+  }
+}
+
+function asObject(value: unknown, field: string, problems: ProblemCollector, optional = false): Record<string, any> | undefined {
+  if (value === undefined && optional) {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.add(field, value === undefined ? 'missing: expected a mapping.' : `expected a mapping, not ${Array.isArray(value) ? 'a list' : typeof value}.`);
+    return undefined;
+  }
+  return value as Record<string, any>;
+}
+
+/** YAML quantities may be numbers (`cpu: 1`); Kubernetes quantities are strings. */
+function stringQuantities(resources: any): LlamaStackWithProvidersProps['resources'] {
+  if (resources === undefined || resources === null) {
+    return undefined;
+  }
+  const convert = (m: any) => (m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, String(v)])) : undefined);
+  return { requests: convert(resources.requests), limits: convert(resources.limits) };
+}

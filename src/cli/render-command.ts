@@ -1,0 +1,136 @@
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'fs';
+import { join, resolve } from 'path';
+import { parseArgs } from 'util';
+import { App, Chart, Yaml } from 'cdk8s';
+import { Construct } from 'constructs';
+import { ValidationError } from '../errors';
+import { COLLECT_WARNINGS_CONTEXT, warningsOf } from '../warnings';
+import { readInputs } from './inputs';
+import { Command, UsageError } from './io';
+import { LLSD_API_VERSION, renderLlamaStackDocument } from './llama-stack-document';
+
+/** A kind of input document the render command understands. */
+interface DocumentRenderer {
+  readonly kind: string;
+  readonly apiVersions: readonly string[];
+  readonly render: (scope: Construct, doc: Record<string, any>, label: string) => void;
+}
+
+const RENDERERS: readonly DocumentRenderer[] = [
+  { kind: 'LlamaStackDistribution', apiVersions: [LLSD_API_VERSION], render: renderLlamaStackDocument },
+];
+
+const USAGE = `Usage: kube-inference render [FILE ...] [-o DIR]
+
+Renders LlamaStackDistribution documents (${LLSD_API_VERSION}) into Kubernetes manifests,
+through the same constructs a cdk8s or Pulumi program uses.
+
+  FILE        multi-document YAML input; '-' (or no FILE) reads standard input
+  -o, --output-dir DIR
+              write one <name>.k8s.yaml per input document into DIR instead of standard output
+
+Warnings go to standard error. On invalid input the exit code is 1, nothing is written to standard
+output or DIR, and standard error names the document, the field and the fix.
+`;
+
+/** One rendered input document. */
+interface Rendered {
+  readonly label: string;
+  readonly fileName: string;
+  readonly yaml: string;
+}
+
+export const renderCommand: Command = {
+  name: 'render',
+  summary: 'Render LlamaStackDistribution documents into Kubernetes manifests',
+  usage: USAGE,
+  run: async (args, io) => {
+    let parsed;
+    try {
+      parsed = parseArgs({ args, allowPositionals: true, options: { 'output-dir': { type: 'string', short: 'o' } } });
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const inputs = await readInputs(parsed.positionals, io);
+    if (!inputs.ok) {
+      io.stderr(inputs.errors.map((e) => `error: ${e}\n`).join(''));
+      return 1;
+    }
+
+    const errors: string[] = [];
+    const warnings: string[] = [];
+    const rendered: Rendered[] = [];
+    const app = new App({ outdir: '/nonexistent' }); // never synthesised to disk: we serialise ourselves
+    app.node.setContext(COLLECT_WARNINGS_CONTEXT, true);
+    for (const [index, input] of inputs.documents.entries()) {
+      const doc = input.value;
+      const name = typeof doc?.metadata?.name === 'string' ? doc.metadata.name : undefined;
+      const label = `${input.source} document ${input.index + 1} (${doc?.kind ?? 'unknown kind'}${name ? ` "${name}"` : ''})`;
+      const renderer = RENDERERS.find((r) => r.kind === doc?.kind && r.apiVersions.includes(doc?.apiVersion));
+      if (!renderer) {
+        errors.push(`${label}: unsupported document: expected ${RENDERERS.map((r) => `kind ${r.kind} with apiVersion ${r.apiVersions.join(' or ')}`).join(', or ')}; found apiVersion ${JSON.stringify(doc?.apiVersion)}, kind ${JSON.stringify(doc?.kind)}.`);
+        continue;
+      }
+      const namespace = typeof doc.metadata?.namespace === 'string' ? doc.metadata.namespace : undefined;
+      const chart = new Chart(app, `document-${index}`, { namespace, disableResourceNameHashes: true });
+      try {
+        renderer.render(chart, doc, label);
+      } catch (e) {
+        if (e instanceof ValidationError) {
+          errors.push(e.message);
+          continue;
+        }
+        throw e;
+      }
+      warnings.push(...warningsOf(chart).map((w) => `warning: ${label}: ${w}\n`));
+      rendered.push({
+        label,
+        fileName: `${namespace ? `${namespace}.` : ''}${name}.k8s.yaml`,
+        yaml: Yaml.stringify(...chart.toJson()),
+      });
+    }
+    io.stderr(warnings.join(''));
+    if (errors.length > 0) {
+      io.stderr(errors.map((e) => `error: ${e}\n`).join(''));
+      return 1;
+    }
+
+    const outputDir = parsed.values['output-dir'];
+    if (outputDir === undefined) {
+      io.stdout(rendered.map((r) => r.yaml).join('---\n'));
+      return 0;
+    }
+    return writeOutputs(resolve(io.cwd, outputDir), rendered, io.stderr);
+  },
+};
+
+/**
+ * Writes every rendered document into `dir`, all or nothing: the files are written under temporary
+ * names first and renamed only once every write succeeded.
+ */
+function writeOutputs(dir: string, rendered: readonly Rendered[], stderr: (text: string) => void): number {
+  const names = new Map<string, string>();
+  for (const r of rendered) {
+    const other = names.get(r.fileName);
+    if (other) {
+      stderr(`error: ${r.label} and ${other} would both be written to ${r.fileName}: give them different names or namespaces.\n`);
+      return 1;
+    }
+    names.set(r.fileName, r.label);
+  }
+  const temporary: string[] = [];
+  try {
+    mkdirSync(dir, { recursive: true });
+    for (const r of rendered) {
+      const tmp = join(dir, `.${r.fileName}.${process.pid}.tmp`);
+      temporary.push(tmp);
+      writeFileSync(tmp, r.yaml);
+    }
+  } catch (e) {
+    temporary.forEach((t) => rmSync(t, { force: true }));
+    stderr(`error: cannot write to ${dir}: ${(e as Error).message}\n`);
+    return 1;
+  }
+  rendered.forEach((r, i) => renameSync(temporary[i], join(dir, r.fileName)));
+  return 0;
+}

@@ -1,0 +1,113 @@
+import { apiForCrdSection, CRD_SECTIONS, LlamaStackApi } from '../run-config/apis';
+
+/** Image pull policies a container accepts. */
+export type ImagePullPolicy = 'Always' | 'IfNotPresent' | 'Never';
+
+/** The pull policies, for validation of untyped input. */
+export const IMAGE_PULL_POLICIES: readonly ImagePullPolicy[] = ['Always', 'IfNotPresent', 'Never'];
+
+/**
+ * A reference to one key of a Kubernetes Secret, usable as a value anywhere inside a provider's
+ * `config`. The secret never appears in a manifest: the config carries Llama Stack's `${env.NAME}`
+ * substitution and the server container gets `NAME` from the Secret.
+ */
+export interface SecretKeyReference {
+  /** The Secret and key to read. */
+  readonly secretKeyRef: {
+    /** Name of the Secret, in the same namespace. */
+    readonly name: string;
+    /** Key within the Secret. */
+    readonly key: string;
+  };
+}
+
+/** Helpers for values inside a provider's `config`. */
+export class ConfigValue {
+  /**
+   * A value read from a Secret at run time: `{ secretKeyRef: { name, key } }`.
+   * In YAML input write that object directly.
+   */
+  public static fromSecret(name: string, key: string): SecretKeyReference {
+    return { secretKeyRef: { name, key } };
+  }
+
+  private constructor() {}
+}
+
+/** One external provider: a provider image blended into the pod at start-up (seed 001 `ExternalProviderRef`). */
+export interface ExternalProvider {
+  /**
+   * Unique instance id (`provider_id` in the Llama Stack config). A DNS-1123 label of at most
+   * 46 characters, so that `install-provider-<providerId>` is a valid container name.
+   */
+  readonly providerId: string;
+  /** The provider image (with `/lls-provider/lls-provider-spec.yaml` and `/lls-provider/packages/*.whl`). */
+  readonly image: string;
+  /**
+   * When to pull the provider image.
+   * @default 'IfNotPresent'
+   */
+  readonly imagePullPolicy?: ImagePullPolicy;
+  /**
+   * Provider-specific configuration (the provider entry's `config`). Any value may be a
+   * {@link SecretKeyReference} (see {@link ConfigValue.fromSecret}).
+   * @default - no config
+   */
+  readonly config?: { [key: string]: any };
+}
+
+/**
+ * External providers organised by the API they serve, exactly as the sections of the seed's CRD.
+ * Providers are installed and merged in section order (as listed here), then list order.
+ */
+export interface ExternalProviders {
+  /** Inference providers. */
+  readonly inference?: ExternalProvider[];
+  /** Safety providers. */
+  readonly safety?: ExternalProvider[];
+  /** Agents providers. */
+  readonly agents?: ExternalProvider[];
+  /** Vector IO providers (`vector_io`). */
+  readonly vectorIo?: ExternalProvider[];
+  /** Dataset IO providers (`datasetio`). */
+  readonly datasetIo?: ExternalProvider[];
+  /** Scoring providers. */
+  readonly scoring?: ExternalProvider[];
+  /** Eval providers. */
+  readonly eval?: ExternalProvider[];
+  /** Tool runtime providers (`tool_runtime`). */
+  readonly toolRuntime?: ExternalProvider[];
+  /** Post-training providers (`post_training`). */
+  readonly postTraining?: ExternalProvider[];
+}
+
+/** An external provider with its place in the spec. */
+export interface PlacedProvider {
+  readonly provider: ExternalProvider;
+  /** The camelCase section it is placed under, e.g. `vectorIo`. */
+  readonly section: string;
+  /** The Llama Stack API of that section, e.g. `vector_io`. */
+  readonly api: LlamaStackApi;
+  /** Its 0-based position in spec order (section order, then list order). */
+  readonly order: number;
+  /** Its field path in the props, e.g. `externalProviders.vectorIo[1]`. */
+  readonly field: string;
+}
+
+/** Every provider in spec order: section order, then list order (seed 001 FR-012). */
+export function providersInSpecOrder(providers: ExternalProviders | undefined): PlacedProvider[] {
+  const placed: PlacedProvider[] = [];
+  for (const section of CRD_SECTIONS) {
+    const list = (providers as Record<string, unknown> | undefined)?.[section];
+    (Array.isArray(list) ? (list as ExternalProvider[]) : []).forEach((provider, index) => {
+      placed.push({
+        provider,
+        section,
+        api: apiForCrdSection(section)!,
+        order: placed.length,
+        field: `externalProviders.${section}[${index}]`,
+      });
+    });
+  }
+  return placed;
+}

@@ -1,0 +1,6 @@
+export * from './llama-stack-with-providers';
+export * from './distribution';
+export * from './external-providers';
+export * from './options';
+export type { ResourceRequirements } from './pod';
+export { MAX_PROVIDER_ID_LENGTH, MAX_NAME_LENGTH } from './validate';

@@ -1,0 +1,283 @@
+import { createHash } from 'crypto';
+import { Names } from 'cdk8s';
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
+import { Construct } from 'constructs';
+import { stringify } from 'yaml';
+import { ProblemCollector } from '../errors';
+import { LABEL_DOMAIN, standardLabels } from '../labels';
+import { defaultMergeImage } from '../run-config/merge-image';
+import { addWarning } from '../warnings';
+import { DEFAULT_DISTRIBUTION_CONFIG_PATHS, Distribution } from './distribution';
+import { ExternalProviders, ImagePullPolicy } from './external-providers';
+import { PodSecurityOptions, StorageOptions, UserConfig } from './options';
+import { initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, volumes, VOLUMES } from './pod';
+import { initScripts } from './scripts';
+import { MAX_NAME_LENGTH, validateProps } from './validate';
+
+/** Props of {@link LlamaStackWithProviders}. */
+export interface LlamaStackWithProvidersProps {
+  /**
+   * Base name of every rendered object: the Deployment is `<name>`, the Service `<name>-service`.
+   * @default - a unique name derived from the construct path
+   */
+  readonly name?: string;
+  /**
+   * Namespace of every rendered object.
+   * @default - the chart's namespace
+   */
+  readonly namespace?: string;
+  /**
+   * Extra labels for every rendered object and the pods.
+   * @default - only the standard `app.kubernetes.io/*` labels
+   */
+  readonly labels?: { [key: string]: string };
+  /** The Llama Stack distribution to run: a named distribution or an image. */
+  readonly distribution: Distribution;
+  /**
+   * When to pull the distribution image.
+   * @default - Kubernetes' default for the tag
+   */
+  readonly imagePullPolicy?: ImagePullPolicy;
+  /**
+   * The port the server listens on (container and Service).
+   * @default 8321
+   */
+  readonly port?: number;
+  /**
+   * Number of server pods.
+   * @default 1
+   */
+  readonly replicas?: number;
+  /**
+   * Environment of the server container. Entries override the construct's defaults of the same
+   * name; a `PYTHONPATH` is kept, after the provider packages.
+   * @default - none
+   */
+  readonly env?: k8s.EnvVar[];
+  /**
+   * Resources of the server container.
+   * @default - requests of 500m CPU and 1Gi memory, no limits
+   */
+  readonly resources?: ResourceRequirements;
+  /**
+   * Resources of each init container (installers, extraction, merge).
+   * @default - requests of 100m CPU and 256Mi memory, no limits
+   */
+  readonly initContainerResources?: ResourceRequirements;
+  /**
+   * The user's Llama Stack config. Without it the distribution's own config is used: extracted
+   * from the image when providers must be merged into it, or left to the image otherwise.
+   * @default - the distribution's config
+   */
+  readonly userConfig?: UserConfig;
+  /**
+   * File name of the config the server runs with (and of the base config the merge reads).
+   * llama-stack ≥ 0.4 calls it `config.yaml`, earlier versions `run.yaml`.
+   * @default 'config.yaml'
+   */
+  readonly configFileName?: string;
+  /**
+   * Where the distribution image keeps its config, searched in order when it must be extracted.
+   * @default - /opt/app-root/config.yaml, /opt/app-root/run.yaml, /etc/llama-stack/config.yaml,
+   * /etc/llama-stack/run.yaml, /app/run.yaml
+   */
+  readonly distributionConfigPaths?: string[];
+  /**
+   * Storage for the server's state directory.
+   * @default - an emptyDir mounted at `/.llama`
+   */
+  readonly storage?: StorageOptions;
+  /**
+   * Service account of the pods.
+   * @default - the namespace's default service account
+   */
+  readonly serviceAccountName?: string;
+  /**
+   * Mount the service account's API token into the pods. Llama Stack does not call the
+   * Kubernetes API, so the token is not mounted unless asked for.
+   * @default false
+   */
+  readonly automountServiceAccountToken?: boolean;
+  /**
+   * Names of Secrets used to pull the distribution, provider and merge images.
+   * @default - none
+   */
+  readonly imagePullSecrets?: string[];
+  /**
+   * Node selector of the pods (e.g. for GPU nodes).
+   * @default - none
+   */
+  readonly nodeSelector?: { [key: string]: string };
+  /**
+   * Tolerations of the pods.
+   * @default - none
+   */
+  readonly tolerations?: k8s.Toleration[];
+  /**
+   * Pod security settings.
+   * @default - the restricted profile with uid, gid and fsGroup 1001
+   */
+  readonly podSecurity?: PodSecurityOptions;
+  /**
+   * External providers by API, installed into the pod at start-up.
+   * @default - none: a plain Llama Stack server
+   */
+  readonly externalProviders?: ExternalProviders;
+  /**
+   * Image of the merge step (`kube-inference merge-config`).
+   * @default - this package's published merge image, tagged with the package version
+   */
+  readonly mergeImage?: string;
+  /**
+   * Size limit of the emptyDir the providers are installed into.
+   * @default '2Gi'
+   */
+  readonly sharedVolumeSizeLimit?: string;
+}
+
+/**
+ * A Llama Stack server with deploy-time external providers, rendered at synth time.
+ *
+ * Renders a Deployment, a Service, and the ConfigMaps and PersistentVolumeClaim it needs. With
+ * external providers, the pod installs each provider image's wheels in an init container, assembles
+ * the config (extracting the distribution's config when no user config is given, then merging the
+ * providers into it) and starts the server explicitly with the merged config.
+ */
+export class LlamaStackWithProviders extends Construct {
+  /** Base name of the rendered objects. */
+  public readonly name: string;
+  /** Name of the Service. */
+  public readonly serviceName: string;
+  /** Port of the Service. */
+  public readonly port: number;
+  /** Names of the ConfigMaps this construct rendered (not the user's own). */
+  public readonly configMapNames: string[] = [];
+  /** The rendered Deployment. */
+  public readonly deployment: k8s.KubeDeployment;
+  /** The rendered Service. */
+  public readonly service: k8s.KubeService;
+
+  public constructor(scope: Construct, id: string, props: LlamaStackWithProvidersProps) {
+    super(scope, id);
+    this.name = props.name ?? Names.toDnsLabel(this, { maxLen: MAX_NAME_LENGTH });
+    const problems = new ProblemCollector();
+    const validated = validateProps(props, this.name, problems, (m) => addWarning(this, m));
+    problems.throwIfAny(`LlamaStackWithProviders '${this.node.path}'`);
+
+    this.port = props.port ?? 8321;
+    this.serviceName = `${this.name}-service`;
+    const configFileName = props.configFileName ?? 'config.yaml';
+    const labels = { ...(props.labels ?? {}), ...standardLabels('llama-stack', this.name, 'server') };
+    const selector = { 'app.kubernetes.io/name': 'llama-stack', 'app.kubernetes.io/instance': this.name };
+    const metadata = (name: string) => ({ name, namespace: props.namespace, labels });
+    const podAnnotations: Record<string, string> = {};
+
+    let configMap: PodPlan['configMap'];
+    if (props.userConfig?.configMapName !== undefined) {
+      configMap = { name: props.userConfig.configMapName, key: props.userConfig.configMapKey ?? configFileName };
+    } else if (props.userConfig?.config !== undefined) {
+      const text = validated.inlineConfigText ?? stringify(props.userConfig.config);
+      const name = `${this.name}-config`;
+      new k8s.KubeConfigMap(this, 'user-config', { metadata: metadata(name), data: { [configFileName]: text } });
+      this.configMapNames.push(name);
+      configMap = { name, key: configFileName };
+      // A changed config must roll the pods: a ConfigMap edit alone does not restart them.
+      podAnnotations[`${LABEL_DOMAIN}/config-hash`] = sha256(text);
+    }
+
+    // The init scripts are reviewable text in their own ConfigMap; their hash rolls the pods when
+    // a new library version changes them.
+    const scriptsConfigMap = `${this.name}-init-scripts`;
+    if (validated.providers.length > 0) {
+      const data = initScripts();
+      new k8s.KubeConfigMap(this, 'init-scripts', { metadata: metadata(scriptsConfigMap), data: { ...data } });
+      this.configMapNames.push(scriptsConfigMap);
+      podAnnotations[`${LABEL_DOMAIN}/init-scripts-hash`] = sha256(Object.values(data).join('\0'));
+    }
+
+    const storageMountPath = props.storage?.mountPath ?? '/.llama';
+    const persistent = props.storage !== undefined && !props.storage.ephemeral;
+    const claimName = props.storage?.existingClaimName ?? `${this.name}-pvc`;
+    if (persistent && props.storage?.existingClaimName === undefined) {
+      new k8s.KubePersistentVolumeClaim(this, 'storage', {
+        metadata: metadata(claimName),
+        spec: {
+          accessModes: ['ReadWriteOnce'],
+          storageClassName: props.storage?.storageClassName,
+          resources: { requests: { storage: k8s.Quantity.fromString(props.storage?.size ?? '10Gi') } },
+        },
+      });
+    }
+    const storage: k8s.Volume = persistent
+      ? { name: VOLUMES.storage, persistentVolumeClaim: { claimName } }
+      : {
+        name: VOLUMES.storage,
+        emptyDir: props.storage?.size ? { sizeLimit: k8s.Quantity.fromString(props.storage.size) } : {},
+      };
+
+    const plan: PodPlan = {
+      image: validated.image,
+      imagePullPolicy: props.imagePullPolicy,
+      port: this.port,
+      configFileName,
+      providers: validated.providers,
+      configMap,
+      scriptsConfigMap,
+      mergeInPod: validated.providers.length > 0,
+      mergeImage: props.mergeImage ?? defaultMergeImage(),
+      distributionConfigPaths: props.distributionConfigPaths ?? DEFAULT_DISTRIBUTION_CONFIG_PATHS,
+      sharedVolumeSizeLimit: props.sharedVolumeSizeLimit ?? '2Gi',
+      storage,
+      storageMountPath,
+      security: {
+        runAsUser: props.podSecurity?.runAsUser ?? 1001,
+        runAsGroup: props.podSecurity?.runAsGroup ?? 1001,
+        fsGroup: props.podSecurity?.fsGroup ?? 1001,
+        restricted: props.podSecurity?.restricted ?? true,
+      },
+      env: props.env ?? [],
+      resources: props.resources ?? { requests: { cpu: '500m', memory: '1Gi' } },
+      initResources: props.initContainerResources ?? { requests: { cpu: '100m', memory: '256Mi' } },
+    };
+
+    const init = initContainers(plan);
+    this.deployment = new k8s.KubeDeployment(this, 'deployment', {
+      metadata: metadata(this.name),
+      spec: {
+        replicas: props.replicas ?? 1,
+        selector: { matchLabels: selector },
+        // A ReadWriteOnce claim cannot be attached to the old and the new pod at once.
+        strategy: persistent ? { type: 'Recreate' } : undefined,
+        template: {
+          metadata: {
+            labels,
+            annotations: Object.keys(podAnnotations).length > 0 ? podAnnotations : undefined,
+          },
+          spec: {
+            serviceAccountName: props.serviceAccountName,
+            automountServiceAccountToken: props.automountServiceAccountToken ?? false,
+            imagePullSecrets: props.imagePullSecrets?.map((name) => ({ name })),
+            securityContext: podSecurityContext(plan.security),
+            nodeSelector: props.nodeSelector,
+            tolerations: props.tolerations,
+            initContainers: init.length > 0 ? init : undefined,
+            containers: [serverContainer(plan)],
+            volumes: volumes(plan),
+          },
+        },
+      },
+    });
+
+    this.service = new k8s.KubeService(this, 'service', {
+      metadata: metadata(this.serviceName),
+      spec: {
+        selector,
+        ports: [{ name: 'http', port: this.port, targetPort: k8s.IntOrString.fromString('http'), protocol: 'TCP' }],
+      },
+    });
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

@@ -1,0 +1,21 @@
+/**
+ * Paths inside the pod (seed 001, "User-Facing Paths" and "Shared Volume Specification").
+ * Kept in one place: the init containers, the merge step and the main container must agree on them.
+ */
+export const SHARED_VOLUME = 'external-providers';
+/** Where install containers write and the main container reads the installed providers. */
+export const EXTERNAL_PROVIDERS_DIR = '/opt/llama-stack/external-providers';
+/** Installed provider packages; prepended to the main container's PYTHONPATH. */
+export const PYTHON_PACKAGES_DIR = `${EXTERNAL_PROVIDERS_DIR}/python-packages`;
+/** Per-provider metadata directories (`<providerId>/lls-provider-spec.yaml`, `crd-config.yaml`). */
+export const METADATA_DIR = `${EXTERNAL_PROVIDERS_DIR}/metadata`;
+/** The base config: extracted from the distribution image or mounted from the user's config. */
+export const BASE_CONFIG_DIR = '/opt/llama-stack/base-config';
+/** The merged config, `extra-providers.yaml` and `merge-log.txt`. */
+export const MERGED_CONFIG_DIR = '/opt/llama-stack/config';
+/** Where a user config is mounted when no merge is needed. */
+export const USER_CONFIG_DIR = '/etc/llama-stack';
+/** Where the init-container scripts are mounted from their ConfigMap. */
+export const SCRIPTS_DIR = '/opt/llama-stack/scripts';
+/** Where provider images keep their metadata and wheels (the provider image contract). */
+export const PROVIDER_IMAGE_DIR = '/lls-provider';

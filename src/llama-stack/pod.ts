@@ -1,0 +1,303 @@
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
+import { ImagePullPolicy } from './external-providers';
+import { PodSecurityOptions } from './options';
+import {
+  BASE_CONFIG_DIR,
+  EXTERNAL_PROVIDERS_DIR,
+  MERGED_CONFIG_DIR,
+  METADATA_DIR,
+  PYTHON_PACKAGES_DIR,
+  SCRIPTS_DIR,
+  USER_CONFIG_DIR,
+} from './paths';
+import { SCRIPT_FILES } from './scripts';
+import { ValidatedProvider } from './validate';
+
+/** Container resource requests and limits, as Kubernetes quantities (`'500m'`, `'2Gi'`, `nvidia.com/gpu: '1'`). */
+export interface ResourceRequirements {
+  /** Minimum resources reserved for the container. */
+  readonly requests?: { [resource: string]: string };
+  /** Maximum resources the container may use. */
+  readonly limits?: { [resource: string]: string };
+}
+
+/** Names of the pod's volumes. */
+export const VOLUMES = {
+  /** emptyDir: installed packages, metadata, installed-packages.txt (size-limited). */
+  externalProviders: 'external-providers',
+  /** emptyDir: the config extracted from the distribution image. */
+  baseConfig: 'base-config',
+  /** emptyDir: the merged config written by the merge step. */
+  mergedConfig: 'merged-config',
+  /** configMap: the user's config (or the config rendered at synth time). */
+  userConfig: 'user-config',
+  /** PVC or emptyDir: the server's state directory. */
+  storage: 'llama-storage',
+  /** configMap: the init-container scripts. */
+  scripts: 'init-scripts',
+} as const;
+
+/** Everything the containers are built from, decided by the construct. */
+export interface PodPlan {
+  readonly image: string;
+  readonly imagePullPolicy?: ImagePullPolicy;
+  readonly port: number;
+  readonly configFileName: string;
+  readonly providers: readonly ValidatedProvider[];
+  /** The ConfigMap holding the server's config: the user's, or the one merged at synth time. */
+  readonly configMap?: { readonly name: string; readonly key: string };
+  /** The ConfigMap holding the init-container scripts (present whenever there are providers). */
+  readonly scriptsConfigMap: string;
+  /** True when the merge runs in the pod (providers whose metadata was not known at synth time). */
+  readonly mergeInPod: boolean;
+  readonly mergeImage: string;
+  readonly distributionConfigPaths: readonly string[];
+  readonly sharedVolumeSizeLimit: string;
+  readonly storage: k8s.Volume;
+  readonly storageMountPath: string;
+  readonly security: Required<PodSecurityOptions>;
+  readonly env: readonly k8s.EnvVar[];
+  readonly resources: ResourceRequirements;
+  readonly initResources: ResourceRequirements;
+}
+
+/** The container-level security context: the restricted profile, or nothing when relaxed. */
+export function containerSecurityContext(security: Required<PodSecurityOptions>): k8s.SecurityContext | undefined {
+  if (!security.restricted) {
+    return undefined;
+  }
+  return {
+    allowPrivilegeEscalation: false,
+    capabilities: { drop: ['ALL'] },
+    runAsNonRoot: true,
+  };
+}
+
+/** The pod-level security context: fixed uid/gid/fsGroup, plus the restricted profile's pod settings. */
+export function podSecurityContext(security: Required<PodSecurityOptions>): k8s.PodSecurityContext {
+  return {
+    runAsUser: security.runAsUser,
+    runAsGroup: security.runAsGroup,
+    fsGroup: security.fsGroup,
+    ...(security.restricted ? { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } } : {}),
+  };
+}
+
+/** Converts string quantities to the `Quantity` objects the imported k8s types expect. */
+export function toK8sResources(resources: ResourceRequirements): k8s.ResourceRequirements {
+  const convert = (m?: { [resource: string]: string }) =>
+    m === undefined ? undefined : Object.fromEntries(Object.entries(m).map(([k, v]) => [k, k8s.Quantity.fromString(v)]));
+  return { requests: convert(resources.requests), limits: convert(resources.limits) };
+}
+
+/** The path of the config file the server is started with, or undefined when the image decides. */
+export function serverConfigPath(plan: PodPlan): string | undefined {
+  if (plan.mergeInPod) {
+    return `${MERGED_CONFIG_DIR}/${plan.configFileName}`;
+  }
+  return plan.configMap ? `${USER_CONFIG_DIR}/${plan.configFileName}` : undefined;
+}
+
+/** True when the base config must be extracted from the distribution image in the pod. */
+function extractsBaseConfig(plan: PodPlan): boolean {
+  return plan.mergeInPod && plan.configMap === undefined;
+}
+
+/**
+ * The init containers in the order the kubelet must run them (seed 001 "Container Startup Sequence"):
+ * one installer per provider in spec order, then, when the merge runs in the pod, the extraction of
+ * the distribution's config (only without a user config) and the merge.
+ */
+export function initContainers(plan: PodPlan): k8s.Container[] {
+  const containers = plan.providers.map((p) => installContainer(plan, p));
+  if (extractsBaseConfig(plan)) {
+    containers.push(extractContainer(plan));
+  }
+  if (plan.mergeInPod) {
+    containers.push(mergeContainer(plan));
+  }
+  return containers;
+}
+
+/** The pod's volumes, only those its containers mount. */
+export function volumes(plan: PodPlan): k8s.Volume[] {
+  const result: k8s.Volume[] = [];
+  if (plan.providers.length > 0) {
+    result.push({ name: VOLUMES.scripts, configMap: { name: plan.scriptsConfigMap } });
+    result.push({
+      name: VOLUMES.externalProviders,
+      emptyDir: { sizeLimit: k8s.Quantity.fromString(plan.sharedVolumeSizeLimit) },
+    });
+  }
+  if (extractsBaseConfig(plan)) {
+    result.push({ name: VOLUMES.baseConfig, emptyDir: { sizeLimit: k8s.Quantity.fromString(SMALL_VOLUME) } });
+  }
+  if (plan.mergeInPod) {
+    result.push({ name: VOLUMES.mergedConfig, emptyDir: { sizeLimit: k8s.Quantity.fromString(SMALL_VOLUME) } });
+  }
+  if (plan.configMap) {
+    result.push({
+      name: VOLUMES.userConfig,
+      configMap: { name: plan.configMap.name, items: [{ key: plan.configMap.key, path: plan.configFileName }] },
+    });
+  }
+  result.push(plan.storage);
+  return result;
+}
+
+/** Size limit of the volumes that only hold config files. */
+const SMALL_VOLUME = '64Mi';
+
+/** The Llama Stack server container. */
+export function serverContainer(plan: PodPlan): k8s.Container {
+  const configPath = serverConfigPath(plan);
+  const mounts: k8s.VolumeMount[] = [];
+  if (plan.providers.length > 0) {
+    mounts.push({ name: VOLUMES.externalProviders, mountPath: EXTERNAL_PROVIDERS_DIR, readOnly: true });
+  }
+  if (plan.mergeInPod) {
+    mounts.push({ name: VOLUMES.mergedConfig, mountPath: MERGED_CONFIG_DIR, readOnly: true });
+  } else if (plan.configMap) {
+    mounts.push({ name: VOLUMES.userConfig, mountPath: USER_CONFIG_DIR, readOnly: true });
+  }
+  mounts.push({ name: VOLUMES.storage, mountPath: plan.storageMountPath });
+  const probe = (periodSeconds: number, failureThreshold: number): k8s.Probe => ({
+    httpGet: { path: '/v1/health', port: k8s.IntOrString.fromString('http') },
+    periodSeconds,
+    failureThreshold,
+    timeoutSeconds: 5,
+  });
+  return {
+    name: 'llama-stack',
+    image: plan.image,
+    imagePullPolicy: plan.imagePullPolicy,
+    // Started explicitly with the config we prepared: an image entrypoint would load its own
+    // built-in config and silently ignore the merged one (the bug of operator PR #240).
+    command: configPath ? ['llama', 'stack', 'run', configPath] : undefined,
+    env: serverEnv(plan, configPath),
+    ports: [{ name: 'http', containerPort: plan.port, protocol: 'TCP' }],
+    // Generous start-up: providers and models may take minutes to initialise.
+    startupProbe: probe(10, 60),
+    readinessProbe: probe(10, 3),
+    livenessProbe: probe(20, 3),
+    resources: toK8sResources(plan.resources),
+    securityContext: containerSecurityContext(plan.security),
+    volumeMounts: mounts,
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+  };
+}
+
+/**
+ * The server's environment: our defaults (which the user's env overrides), the user's env, then
+ * PYTHONPATH with the provider packages first (seed NFR-004) and the provider secrets.
+ */
+function serverEnv(plan: PodPlan, configPath: string | undefined): k8s.EnvVar[] {
+  const defaults: k8s.EnvVar[] = [
+    { name: 'LLAMA_STACK_PORT', value: String(plan.port) },
+    { name: 'LLAMA_STACK_CONFIG_DIR', value: plan.storageMountPath },
+    { name: 'HF_HOME', value: plan.storageMountPath },
+  ];
+  const userNames = new Set(plan.env.map((e) => e.name));
+  const env: k8s.EnvVar[] = defaults.filter((e) => !userNames.has(e.name));
+  if (configPath) {
+    env.push({ name: 'LLAMA_STACK_CONFIG', value: configPath });
+  }
+  const userPythonPath = plan.env.find((e) => e.name === 'PYTHONPATH');
+  env.push(...plan.env.filter((e) => plan.providers.length === 0 || e.name !== 'PYTHONPATH'));
+  if (plan.providers.length > 0) {
+    if (userPythonPath?.valueFrom) {
+      // The user's PYTHONPATH comes from a ConfigMap or Secret: keep it under another name and
+      // let Kubernetes expand it after ours.
+      env.push({ ...userPythonPath, name: 'USER_PYTHONPATH' });
+      env.push({ name: 'PYTHONPATH', value: `${PYTHON_PACKAGES_DIR}:$(USER_PYTHONPATH)` });
+    } else {
+      const rest = userPythonPath?.value ? `:${userPythonPath.value}` : '';
+      env.push({ name: 'PYTHONPATH', value: `${PYTHON_PACKAGES_DIR}${rest}` });
+    }
+  }
+  for (const p of plan.providers) {
+    for (const s of p.secretEnv) {
+      env.push({ name: s.name, valueFrom: { secretKeyRef: { name: s.secretName, key: s.secretKey } } });
+    }
+  }
+  return env;
+}
+
+function installContainer(plan: PodPlan, p: ValidatedProvider): k8s.Container {
+  const name = `install-provider-${p.provider.providerId}`;
+  const crdConfig = {
+    providerId: p.provider.providerId,
+    api: p.api,
+    crdSection: p.section,
+    image: p.provider.image,
+    order: p.order,
+    ...(p.config !== undefined ? { config: p.config } : {}),
+  };
+  return {
+    name,
+    image: p.provider.image,
+    imagePullPolicy: p.provider.imagePullPolicy ?? ('IfNotPresent' satisfies ImagePullPolicy),
+    command: ['/bin/sh', `${SCRIPTS_DIR}/${SCRIPT_FILES.installProvider}`],
+    env: [
+      { name: 'PROVIDER_ID', value: p.provider.providerId },
+      { name: 'PROVIDER_IMAGE', value: p.provider.image },
+      { name: 'PROVIDER_API', value: p.api },
+      { name: 'PROVIDER_CRD_SECTION', value: p.section },
+      { name: 'INIT_CONTAINER_NAME', value: name },
+      { name: 'PROVIDER_CRD_CONFIG', value: JSON.stringify(crdConfig) },
+      { name: 'EXTERNAL_PROVIDERS_DIR', value: EXTERNAL_PROVIDERS_DIR },
+      // pip needs a writable home; the image's may not be writable for our uid.
+      { name: 'HOME', value: '/tmp' },
+    ],
+    volumeMounts: [
+      { name: VOLUMES.scripts, mountPath: SCRIPTS_DIR, readOnly: true },
+      { name: VOLUMES.externalProviders, mountPath: EXTERNAL_PROVIDERS_DIR },
+    ],
+    resources: toK8sResources(plan.initResources),
+    securityContext: containerSecurityContext(plan.security),
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+  };
+}
+
+function extractContainer(plan: PodPlan): k8s.Container {
+  return {
+    name: 'extract-distribution-config',
+    image: plan.image,
+    command: ['/bin/sh', `${SCRIPTS_DIR}/${SCRIPT_FILES.extractDistributionConfig}`],
+    env: [
+      { name: 'CONFIG_SEARCH_PATHS', value: plan.distributionConfigPaths.join(':') },
+      { name: 'BASE_CONFIG_FILE', value: `${BASE_CONFIG_DIR}/${plan.configFileName}` },
+      { name: 'DISTRIBUTION_IMAGE', value: plan.image },
+    ],
+    volumeMounts: [
+      { name: VOLUMES.scripts, mountPath: SCRIPTS_DIR, readOnly: true },
+      { name: VOLUMES.baseConfig, mountPath: BASE_CONFIG_DIR },
+    ],
+    resources: toK8sResources(plan.initResources),
+    securityContext: containerSecurityContext(plan.security),
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+  };
+}
+
+function mergeContainer(plan: PodPlan): k8s.Container {
+  return {
+    name: 'merge-config',
+    image: plan.mergeImage,
+    command: ['kube-inference'],
+    args: [
+      'merge-config',
+      '--metadata-dir', METADATA_DIR,
+      '--base-config', `${BASE_CONFIG_DIR}/${plan.configFileName}`,
+      '--output-dir', MERGED_CONFIG_DIR,
+      '--config-file-name', plan.configFileName,
+    ],
+    volumeMounts: [
+      { name: VOLUMES.externalProviders, mountPath: EXTERNAL_PROVIDERS_DIR, readOnly: true },
+      { name: plan.configMap ? VOLUMES.userConfig : VOLUMES.baseConfig, mountPath: BASE_CONFIG_DIR, readOnly: true },
+      { name: VOLUMES.mergedConfig, mountPath: MERGED_CONFIG_DIR },
+    ],
+    resources: toK8sResources(plan.initResources),
+    securityContext: containerSecurityContext(plan.security),
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+  };
+}

@@ -1,0 +1,236 @@
+import { isMap, parseDocument } from 'yaml';
+import { ProblemCollector } from '../errors';
+import { DISTRIBUTION_IMAGES, distributionImage } from './distribution';
+import { IMAGE_PULL_POLICIES, PlacedProvider, providersInSpecOrder } from './external-providers';
+import type { LlamaStackWithProvidersProps } from './llama-stack-with-providers';
+import { resolveProviderConfig, SecretEnvVar } from './provider-config';
+import { CRD_SECTIONS } from '../run-config/apis';
+
+/** Longest provider id that keeps `install-provider-<id>` within the 63-character container-name limit. */
+export const MAX_PROVIDER_ID_LENGTH = 63 - 'install-provider-'.length;
+/** Longest name: `<name>-service` must stay a 63-character DNS-1035 label. */
+export const MAX_NAME_LENGTH = 63 - '-service'.length;
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const CONFIG_MAP_KEY = /^[-._a-zA-Z0-9]+$/;
+const QUANTITY = /^([+-]?[0-9.]+)([eE][-+]?[0-9]+|[numkKMGTPE]i?)?$/;
+const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
+// An image reference has no whitespace and no shell or YAML control characters; the registry decides the rest.
+const IMAGE_REF = /^[A-Za-z0-9][A-Za-z0-9._\-/:@+]*$/;
+
+/** A provider after validation, with its config's secrets resolved. */
+export interface ValidatedProvider extends PlacedProvider {
+  readonly config?: { [key: string]: unknown };
+  readonly secretEnv: SecretEnvVar[];
+}
+
+/** What validation yields besides problems: facts the rendering needs and cannot re-derive cheaply. */
+export interface ValidatedProps {
+  readonly image: string;
+  readonly providers: ValidatedProvider[];
+  /** The inline user config as YAML text, when one is given. */
+  readonly inlineConfigText?: string;
+}
+
+/**
+ * Checks everything that can be checked without the images and returns the validated facts.
+ * Problems are collected, not thrown, so the user sees all of them at once.
+ */
+export function validateProps(
+  props: LlamaStackWithProvidersProps,
+  name: string,
+  problems: ProblemCollector,
+  warn: (message: string) => void,
+): ValidatedProps {
+  const image = validateDistribution(props, problems);
+  validateName(props.name, name, problems);
+  validateServer(props, problems);
+  const inlineConfigText = validateUserConfig(props, problems);
+  const providers = validateProviders(props, problems, warn);
+  if (props.storage && !props.storage.ephemeral && !props.storage.existingClaimName && (props.replicas ?? 1) > 1) {
+    warn(`storage: a ReadWriteOnce claim is shared by ${props.replicas} replicas; they can only run on one node. Use storage.existingClaimName with a ReadWriteMany claim, or storage.ephemeral.`);
+  }
+  return { image: image ?? '', providers, inlineConfigText };
+}
+
+function validateDistribution(props: LlamaStackWithProvidersProps, problems: ProblemCollector): string | undefined {
+  const d = props.distribution;
+  if (!d || (d.name === undefined && d.image === undefined)) {
+    problems.add('distribution', `no distribution given: expected { name: <one of ${Object.keys(DISTRIBUTION_IMAGES).join(', ')}> } or { image: <image reference> }.`);
+    return undefined;
+  }
+  if (d.name !== undefined && d.image !== undefined) {
+    problems.add('distribution', `both name '${d.name}' and image '${d.image}' are given: expected exactly one. Remove one of them.`);
+    return undefined;
+  }
+  if (d.name !== undefined && distributionImage(d) === undefined) {
+    problems.add('distribution.name', `'${d.name}' is not a known distribution: expected one of ${Object.keys(DISTRIBUTION_IMAGES).join(', ')}, or give distribution.image instead.`);
+    return undefined;
+  }
+  if (d.image !== undefined) {
+    checkImage(d.image, 'distribution.image', 'the distribution', problems);
+  }
+  return distributionImage(d);
+}
+
+function validateName(given: string | undefined, name: string, problems: ProblemCollector): void {
+  if (given === undefined) {
+    return;
+  }
+  if (!DNS_1035_LABEL.test(given) || given.length > MAX_NAME_LENGTH) {
+    problems.add('name', `'${name}' is not a valid name: expected lower-case letters, digits and '-', starting with a letter, at most ${MAX_NAME_LENGTH} characters (it names the Service '<name>-service'). Rename it, e.g. 'llama-stack'.`);
+  }
+}
+
+function validateServer(props: LlamaStackWithProvidersProps, problems: ProblemCollector): void {
+  if (props.port !== undefined && (!Number.isInteger(props.port) || props.port < 1 || props.port > 65535)) {
+    problems.add('port', `${props.port} is not a valid port: expected an integer from 1 to 65535 (default 8321).`);
+  }
+  if (props.replicas !== undefined && (!Number.isInteger(props.replicas) || props.replicas < 0)) {
+    problems.add('replicas', `${props.replicas} is not a valid replica count: expected a whole number ≥ 0.`);
+  }
+  if (props.configFileName !== undefined && !/^[A-Za-z0-9][-._A-Za-z0-9]*\.ya?ml$/.test(props.configFileName)) {
+    problems.add('configFileName', `'${props.configFileName}' is not a valid config file name: expected a plain file name ending in .yaml or .yml, such as 'config.yaml' or 'run.yaml'.`);
+  }
+  props.distributionConfigPaths?.forEach((p, i) => {
+    if (!p.startsWith('/') || p.includes(':') || /\s/.test(p)) {
+      problems.add(`distributionConfigPaths[${i}]`, `'${p}' is not a valid path: expected an absolute path without ':' or spaces, such as '/opt/app-root/config.yaml'.`);
+    }
+  });
+  for (const [field, value] of [['sharedVolumeSizeLimit', props.sharedVolumeSizeLimit], ['storage.size', props.storage?.size]] as const) {
+    if (value !== undefined && !QUANTITY.test(value)) {
+      problems.add(field, `'${value}' is not a Kubernetes quantity: expected e.g. '2Gi' or '500Mi'.`);
+    }
+  }
+  if (props.storage?.mountPath !== undefined && !props.storage.mountPath.startsWith('/')) {
+    problems.add('storage.mountPath', `'${props.storage.mountPath}' is not an absolute path: expected e.g. '/.llama'.`);
+  }
+  if (props.mergeImage !== undefined) {
+    checkImage(props.mergeImage, 'mergeImage', 'the merge step', problems);
+  }
+  const security = props.podSecurity ?? {};
+  if ((security.restricted ?? true) && security.runAsUser === 0) {
+    problems.add('podSecurity.runAsUser', 'runAsUser 0 (root) contradicts the restricted profile: use a non-zero uid, or set podSecurity.restricted to false.');
+  }
+  props.env?.forEach((e, i) => {
+    if (!ENV_NAME.test(e.name)) {
+      problems.add(`env[${i}].name`, `'${e.name}' is not a valid environment variable name: expected letters, digits, '_', '-' or '.', not starting with a digit.`);
+    } else if (e.name === 'LLAMA_STACK_CONFIG' || e.name.startsWith('LLS_PROVIDER_')) {
+      problems.add(`env[${i}].name`, `'${e.name}' is set by the construct (it points the server at its config and provider secrets). Remove it; use userConfig to change the config.`);
+    }
+  });
+}
+
+function validateUserConfig(props: LlamaStackWithProvidersProps, problems: ProblemCollector): string | undefined {
+  const u = props.userConfig;
+  if (!u) {
+    return undefined;
+  }
+  if ((u.configMapName === undefined) === (u.config === undefined)) {
+    problems.add('userConfig', 'expected exactly one of configMapName (an existing ConfigMap) or config (the config itself).');
+    return undefined;
+  }
+  if (u.configMapName !== undefined && (!DNS_SUBDOMAIN.test(u.configMapName) || u.configMapName.length > 253)) {
+    problems.add('userConfig.configMapName', `'${u.configMapName}' is not a valid ConfigMap name: expected a DNS-1123 subdomain such as 'llama-stack-config'.`);
+  }
+  if (u.configMapKey !== undefined && !CONFIG_MAP_KEY.test(u.configMapKey)) {
+    problems.add('userConfig.configMapKey', `'${u.configMapKey}' is not a valid ConfigMap key: expected letters, digits, '-', '_' or '.', such as 'config.yaml'.`);
+  }
+  if (u.config === undefined) {
+    return undefined;
+  }
+  if (typeof u.config === 'string') {
+    const doc = parseDocument(u.config, { prettyErrors: true, uniqueKeys: true });
+    if (doc.errors.length > 0) {
+      const e = doc.errors[0];
+      const where = e.linePos ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : 'unknown position';
+      problems.add('userConfig.config', `is not valid YAML (${where}: ${e.message.split('\n')[0]}). Fix the YAML of the config.`);
+      return undefined;
+    }
+    if (!isMap(doc.contents)) {
+      problems.add('userConfig.config', 'is not a YAML mapping: a Llama Stack config is a mapping with keys such as version, apis and providers.');
+      return undefined;
+    }
+    return u.config.endsWith('\n') ? u.config : `${u.config}\n`;
+  }
+  if (typeof u.config !== 'object' || u.config === null || Array.isArray(u.config)) {
+    problems.add('userConfig.config', 'expected an object (or YAML text) with keys such as version, apis and providers.');
+    return undefined;
+  }
+  return undefined;
+}
+
+function validateProviders(
+  props: LlamaStackWithProvidersProps,
+  problems: ProblemCollector,
+  warn: (message: string) => void,
+): ValidatedProvider[] {
+  // Untyped input (YAML, JavaScript) can name sections that do not exist or give non-lists.
+  for (const [section, list] of Object.entries((props.externalProviders ?? {}) as Record<string, unknown>)) {
+    if (!CRD_SECTIONS.includes(section)) {
+      problems.add(`externalProviders.${section}`, `'${section}' is not an externalProviders section: expected one of ${CRD_SECTIONS.join(', ')}.`);
+    } else if (list !== undefined && !Array.isArray(list)) {
+      problems.add(`externalProviders.${section}`, `expected a list of providers ({ providerId, image, imagePullPolicy?, config? }), not ${typeof list}.`);
+    }
+  }
+  const placed = providersInSpecOrder(props.externalProviders);
+  const firstById = new Map<string, ValidatedProvider>();
+  const secretEnvNames = new Map<string, string>();
+  const result: ValidatedProvider[] = [];
+  for (const p of placed) {
+    if (typeof p.provider !== 'object' || p.provider === null) {
+      problems.add(p.field, 'expected a provider ({ providerId, image, imagePullPolicy?, config? }).');
+      continue;
+    }
+    const { providerId, image, imagePullPolicy, config } = p.provider;
+    const label = `provider '${providerId}' (image ${image || '<empty>'})`;
+    if (typeof providerId !== 'string' || !DNS_LABEL.test(providerId) || providerId.length > MAX_PROVIDER_ID_LENGTH) {
+      problems.add(`${p.field}.providerId`, `'${providerId}' (image ${image || '<empty>'}) is not a valid provider id: expected a DNS-1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit) of at most ${MAX_PROVIDER_ID_LENGTH} characters, so that 'install-provider-<providerId>' is a valid container name. Rename it, e.g. '${suggestId(String(providerId))}'.`);
+    }
+    if (typeof image !== 'string' || image.trim() === '') {
+      problems.add(`${p.field}.image`, `${label} has an empty image: expected the provider image reference, e.g. 'quay.io/acme/my-provider:1.0'.`);
+    } else {
+      checkImage(image, `${p.field}.image`, label, problems);
+    }
+    if (imagePullPolicy !== undefined && !IMAGE_PULL_POLICIES.includes(imagePullPolicy)) {
+      problems.add(`${p.field}.imagePullPolicy`, `'${imagePullPolicy}' is not a pull policy (${label}): expected one of ${IMAGE_PULL_POLICIES.join(', ')}.`);
+    }
+    let resolved: ValidatedProvider = { ...p, secretEnv: [] };
+    if (config !== undefined) {
+      if (typeof config !== 'object' || config === null || Array.isArray(config)) {
+        problems.add(`${p.field}.config`, `${label}: config must be an object (the provider entry's config), not ${Array.isArray(config) ? 'a list' : typeof config}.`);
+      } else {
+        const r = resolveProviderConfig(providerId, config, p.field, problems, warn);
+        resolved = { ...p, config: r.config, secretEnv: r.secretEnv };
+        for (const env of r.secretEnv) {
+          const other = secretEnvNames.get(env.name);
+          if (other !== undefined && other !== providerId) {
+            problems.add(`${p.field}.config`, `the secret reference of ${label} maps to environment variable ${env.name}, which provider '${other}' also uses. Rename one of the providers or config keys.`);
+          }
+          secretEnvNames.set(env.name, providerId);
+        }
+      }
+    }
+    const first = firstById.get(providerId);
+    if (first) {
+      problems.add(`${p.field}.providerId`, `duplicate provider id '${providerId}': used by ${first.field} (image ${first.provider.image}) and ${p.field} (image ${image}). Provider ids must be unique across all externalProviders; rename one of them.`);
+    } else {
+      firstById.set(providerId, resolved);
+    }
+    result.push(resolved);
+  }
+  return result;
+}
+
+function checkImage(image: string, field: string, what: string, problems: ProblemCollector): void {
+  if (!IMAGE_REF.test(image)) {
+    problems.add(field, `'${image}' is not a valid image reference for ${what}: expected something like 'registry.example.com/org/name:tag' or '...@sha256:<digest>' (no spaces or special characters).`);
+  }
+}
+
+function suggestId(id: string): string {
+  const s = id.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, MAX_PROVIDER_ID_LENGTH).replace(/-+$/, '');
+  return s || 'my-provider';
+}

@@ -1,0 +1,132 @@
+import { execFileSync, spawnSync } from 'child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { parseAllDocuments } from 'yaml';
+import { cli } from './run';
+
+const FIXTURE = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
+const kinds = (yaml: string) => parseAllDocuments(yaml).map((d) => `${d.get('kind')}/${d.get('metadata' as any)?.get?.('name')}`);
+const tmp = () => mkdtempSync(join(tmpdir(), 'render-'));
+
+describe('kube-inference render', () => {
+  test('renders every LlamaStackDistribution through the construct, named and namespaced from metadata', async () => {
+    const r = await cli(['render', FIXTURE]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(kinds(r.stdout)).toEqual([
+      'ConfigMap/team-a-init-scripts',
+      'Deployment/team-a',
+      'Service/team-a-service',
+      'PersistentVolumeClaim/team-b-pvc',
+      'Deployment/team-b',
+      'Service/team-b-service',
+    ]);
+    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS());
+    expect(docs.every((d) => d.metadata.namespace === 'ai')).toBe(true);
+    const a = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === 'team-a');
+    expect(a.spec.replicas).toBe(2);
+    expect(a.spec.template.spec.initContainers.map((c: any) => c.name)).toEqual([
+      'install-provider-custom-vllm', 'install-provider-trustyai-fms', 'extract-distribution-config', 'merge-config',
+    ]);
+    // YAML numbers in quantities become Kubernetes quantity strings.
+    expect(a.spec.template.spec.containers[0].resources).toEqual({ requests: { cpu: '1', memory: '2Gi' } });
+    const b = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === 'team-b');
+    expect(b.spec.template.spec.containers[0].command).toEqual(['llama', 'stack', 'run', '/etc/llama-stack/config.yaml']);
+  });
+
+  test('reads standard input with - and renders the same bytes as from the file', async () => {
+    const fromFile = await cli(['render', FIXTURE]);
+    const fromStdin = await cli(['render', '-'], { stdin: readFileSync(FIXTURE, 'utf8') });
+    expect(fromStdin.code).toBe(0);
+    expect(fromStdin.stdout).toBe(fromFile.stdout);
+  });
+
+  test('renders identical bytes every time', async () => {
+    expect((await cli(['render', FIXTURE])).stdout).toBe((await cli(['render', FIXTURE])).stdout);
+  });
+
+  test('-o writes one file per input document', async () => {
+    const dir = tmp();
+    const r = await cli(['render', FIXTURE, '-o', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(readdirSync(dir).sort()).toEqual(['ai.team-a.k8s.yaml', 'ai.team-b.k8s.yaml']);
+    expect(kinds(readFileSync(join(dir, 'ai.team-b.k8s.yaml'), 'utf8'))).toEqual(['PersistentVolumeClaim/team-b-pvc', 'Deployment/team-b', 'Service/team-b-service']);
+  });
+
+  test('invalid input: exit 1, nothing on stdout or in the output directory, stderr names document, field and fix', async () => {
+    const bad = readFileSync(FIXTURE, 'utf8').replace('providerId: trustyai-fms', 'providerId: TrustyAI_FMS');
+    const dir = tmp();
+    const r = await cli(['render', '-', '-o', dir], { stdin: bad });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(readdirSync(dir)).toEqual([]);
+    expect(r.stderr).toContain('error: <stdin> document 1 (LlamaStackDistribution "team-a") has 1 invalid setting:');
+    expect(r.stderr).toContain("spec.server.externalProviders.safety[0].providerId: 'TrustyAI_FMS' (image quay.io/trustyai/fms-provider:0.4.0) is not a valid provider id");
+    expect(r.stderr).toContain("Rename it, e.g. 'trustyai-fms'");
+  });
+
+  test('YAML syntax errors give the line and column', async () => {
+    const r = await cli(['render', '-'], { stdin: 'apiVersion: llamastack.io/v1alpha1\nkind: [LlamaStackDistribution\n' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/<stdin> document 1: invalid YAML at line \d+, column \d+/);
+  });
+
+  test('alias bombs are refused, not expanded', async () => {
+    const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
+    for (let i = 1; i < 9; i++) {
+      bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    }
+    const r = await cli(['render', '-'], { stdin: bomb.join('\n') + '\n' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/alias/i);
+  });
+
+  test('unsupported documents and missing names are reported per document', async () => {
+    const r = await cli(['render', '-'], { stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\napiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nspec: {server: {distribution: {name: starter}}}\n' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('<stdin> document 1 (ConfigMap "x"): unsupported document: expected kind LlamaStackDistribution with apiVersion llamastack.io/v1alpha1');
+    expect(r.stderr).toContain('<stdin> document 2 (LlamaStackDistribution) has 2 invalid settings:');
+    expect(r.stderr).toContain('metadata: missing: expected a mapping.');
+  });
+
+  test('operator fields it cannot translate are warnings on stderr, not silent drops', async () => {
+    const text = readFileSync(FIXTURE, 'utf8').replace('    userConfig:', '    tlsConfig:\n      caBundle: {configMapName: ca}\n    userConfig:');
+    const r = await cli(['render', '-'], { stdin: text });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('warning: <stdin> document 2 (LlamaStackDistribution "team-b"): spec.server.tlsConfig is not supported by this renderer and is ignored.\n');
+  });
+
+  test('a missing file is a clear error', async () => {
+    const r = await cli(['render', 'nope.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('error: cannot read nope.yaml: no such file\n');
+  });
+
+  test('unknown flags are usage errors (exit 2)', async () => {
+    const r = await cli(['render', '--frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Usage: kube-inference render');
+  });
+});
+
+describe('the built kube-inference binary', () => {
+  const bin = join(__dirname, '..', '..', 'lib', 'cli', 'main.js');
+
+  test('renders from a pipe and exits 0', () => {
+    const out = execFileSync('node', [bin, 'render', '-'], { input: readFileSync(FIXTURE) }).toString();
+    expect(kinds(out)).toContain('Deployment/team-a');
+  });
+
+  test('exits 1 on invalid input without a stack trace', () => {
+    const dir = tmp();
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, readFileSync(FIXTURE, 'utf8').replace('name: starter', 'name: nope'));
+    const r = spawnSync('node', [bin, 'render', file]);
+    expect(r.status).toBe(1);
+    expect(r.stdout.toString()).toBe('');
+    expect(r.stderr.toString()).toContain("spec.server.distribution.name: 'nope' is not a known distribution");
+    expect(r.stderr.toString()).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,38 @@
+import { execFileSync } from 'child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+// Every example is synthesised with the real cdk8s CLI, as a user would, against the compiled
+// package (the test task compiles first). The output must equal the manifests committed in the
+// example's dist/: stale manifests fail CI (`npx projen synth-examples` refreshes them).
+const ROOT = join(__dirname, '..');
+const CDK8S = join(ROOT, 'node_modules', '.bin', 'cdk8s');
+const EXAMPLES = readdirSync(join(ROOT, 'examples')).filter((d) => existsSync(join(ROOT, 'examples', d, 'cdk8s.yaml'))).sort();
+
+const synth = (example: string): Record<string, string> => {
+  const out = mkdtempSync(join(tmpdir(), `synth-${example}-`));
+  execFileSync(CDK8S, ['synth', '--output', out], { cwd: join(ROOT, 'examples', example), stdio: 'pipe' });
+  return Object.fromEntries(readdirSync(out).sort().map((f) => [f, readFileSync(join(out, f), 'utf8')]));
+};
+
+describe.each(EXAMPLES)('examples/%s', (example) => {
+  let first: Record<string, string>;
+  beforeAll(() => {
+    first = synth(example);
+  });
+
+  test('synthesises with the cdk8s CLI into the committed dist/ manifests', () => {
+    const dist = join(ROOT, 'examples', example, 'dist');
+    const committed = existsSync(dist)
+      ? Object.fromEntries(readdirSync(dist).sort().map((f) => [f, readFileSync(join(dist, f), 'utf8')]))
+      : {};
+    expect(Object.keys(first).length).toBeGreaterThan(0);
+    // On failure: run `npx projen synth-examples` and commit examples/*/dist/.
+    expect(first).toEqual(committed);
+  });
+
+  test('synthesises identical bytes twice', () => {
+    expect(synth(example)).toEqual(first);
+  });
+});

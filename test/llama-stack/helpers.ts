@@ -1,0 +1,44 @@
+import { Testing } from 'cdk8s';
+import { LlamaStackWithProviders, LlamaStackWithProvidersProps } from '../../src';
+
+/** Renders the construct alone in a chart and returns the manifests. */
+export function render(props: LlamaStackWithProvidersProps): any[] {
+  const chart = Testing.chart();
+  new LlamaStackWithProviders(chart, 'stack', { name: 'stack', ...props });
+  return Testing.synth(chart);
+}
+
+/** The first manifest of a kind. */
+export function find(manifests: any[], kind: string): any {
+  const m = manifests.find((o) => o.kind === kind);
+  if (!m) {
+    throw new Error(`no ${kind} in ${manifests.map((o) => o.kind).join(', ')}`);
+  }
+  return m;
+}
+
+/** The pod spec of the rendered Deployment. */
+export function podSpec(manifests: any[]): any {
+  return find(manifests, 'Deployment').spec.template.spec;
+}
+
+/** The message of the error the construct throws for these props. */
+export function errorOf(props: LlamaStackWithProvidersProps): string {
+  try {
+    render(props);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('expected the props to be rejected');
+}
+
+export const THREE_PROVIDERS: LlamaStackWithProvidersProps = {
+  distribution: { name: 'starter' },
+  externalProviders: {
+    safety: [{ providerId: 'trustyai-fms', image: 'quay.io/trustyai/fms-provider:0.4.0' }],
+    inference: [
+      { providerId: 'custom-vllm', image: 'quay.io/acme/vllm-provider:1.2.0', config: { url: 'http://vllm:8000/v1' } },
+      { providerId: 'ollama', image: 'quay.io/acme/ollama-provider:2.0.1', imagePullPolicy: 'Always' },
+    ],
+  },
+};

@@ -1,0 +1,281 @@
+import { find, podSpec, render, THREE_PROVIDERS } from './helpers';
+
+describe('LlamaStackWithProviders without external providers', () => {
+  const manifests = render({ distribution: { name: 'starter' } });
+  const pod = podSpec(manifests);
+  const server = pod.containers[0];
+
+  test('renders a Deployment and a Service only', () => {
+    expect(manifests.map((m) => m.kind)).toEqual(['Deployment', 'Service']);
+  });
+
+  test('maps a named distribution to its image', () => {
+    expect(server.image).toBe('docker.io/llamastack/distribution-starter:latest');
+  });
+
+  test('has no init containers and leaves the image its entrypoint (no config to point at)', () => {
+    expect(pod.initContainers).toBeUndefined();
+    expect(server.command).toBeUndefined();
+  });
+
+  test('serves port 8321 through the Service and probes /v1/health', () => {
+    expect(server.ports).toEqual([{ name: 'http', containerPort: 8321, protocol: 'TCP' }]);
+    const service = find(manifests, 'Service');
+    expect(service.metadata.name).toBe('stack-service');
+    expect(service.spec.ports).toEqual([{ name: 'http', port: 8321, protocol: 'TCP', targetPort: 'http' }]);
+    for (const probe of [server.startupProbe, server.readinessProbe, server.livenessProbe]) {
+      expect(probe.httpGet).toEqual({ path: '/v1/health', port: 'http' });
+    }
+  });
+
+  test('meets the restricted Pod Security Standard by default', () => {
+    expect(pod.securityContext).toEqual({
+      fsGroup: 1001, runAsGroup: 1001, runAsUser: 1001, runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(server.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true });
+    expect(pod.automountServiceAccountToken).toBe(false);
+  });
+
+  test('selects its pods by name and instance', () => {
+    const deployment = find(manifests, 'Deployment');
+    expect(deployment.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'llama-stack', 'app.kubernetes.io/instance': 'stack' });
+    expect(deployment.spec.template.metadata.labels).toMatchObject(deployment.spec.selector.matchLabels);
+    expect(find(manifests, 'Service').spec.selector).toEqual(deployment.spec.selector.matchLabels);
+  });
+
+  test('matches the snapshot', () => {
+    expect(manifests).toMatchSnapshot();
+  });
+});
+
+describe('LlamaStackWithProviders with a user config', () => {
+  test('an inline config becomes a ConfigMap, mounted and passed to the server explicitly', () => {
+    const manifests = render({ distribution: { image: 'quay.io/acme/llama:0.4' }, userConfig: { config: { version: 2, apis: ['inference'] } } });
+    const cm = find(manifests, 'ConfigMap');
+    expect(cm.metadata.name).toBe('stack-config');
+    expect(cm.data['config.yaml']).toBe('version: 2\napis:\n  - inference\n');
+    const pod = podSpec(manifests);
+    expect(pod.containers[0].command).toEqual(['llama', 'stack', 'run', '/etc/llama-stack/config.yaml']);
+    expect(pod.containers[0].env).toContainEqual({ name: 'LLAMA_STACK_CONFIG', value: '/etc/llama-stack/config.yaml' });
+    expect(pod.volumes).toContainEqual({ name: 'user-config', configMap: { name: 'stack-config', items: [{ key: 'config.yaml', path: 'config.yaml' }] } });
+    expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'user-config', mountPath: '/etc/llama-stack', readOnly: true });
+  });
+
+  test('YAML text is kept as written, comments included, and its hash rolls the pods', () => {
+    const text = '# tuned for production\nversion: 2\nproviders: {}\n';
+    const a = render({ distribution: { name: 'starter' }, userConfig: { config: text }, configFileName: 'run.yaml' });
+    expect(find(a, 'ConfigMap').data['run.yaml']).toBe(text);
+    const b = render({ distribution: { name: 'starter' }, userConfig: { config: text.replace('2', '3') }, configFileName: 'run.yaml' });
+    const hash = (m: any[]) => find(m, 'Deployment').spec.template.metadata.annotations['kube-inference.io/config-hash'];
+    expect(hash(a)).toMatch(/^[0-9a-f]{64}$/);
+    expect(hash(a)).not.toBe(hash(b));
+  });
+
+  test('a ConfigMap reference is mounted by key, with no ConfigMap rendered', () => {
+    const manifests = render({ distribution: { name: 'starter' }, userConfig: { configMapName: 'my-config', configMapKey: 'run.yaml' } });
+    expect(manifests.map((m) => m.kind)).toEqual(['Deployment', 'Service']);
+    expect(podSpec(manifests).volumes).toContainEqual({ name: 'user-config', configMap: { name: 'my-config', items: [{ key: 'run.yaml', path: 'config.yaml' }] } });
+  });
+});
+
+describe('LlamaStackWithProviders with external providers', () => {
+  const manifests = render(THREE_PROVIDERS);
+  const pod = podSpec(manifests);
+  const server = pod.containers[0];
+  const byName = (name: string) => pod.initContainers.find((c: any) => c.name === name);
+
+  test('runs one installer per provider in spec order (section order, then list order), then extract and merge', () => {
+    expect(pod.initContainers.map((c: any) => c.name)).toEqual([
+      'install-provider-custom-vllm',
+      'install-provider-ollama',
+      'install-provider-trustyai-fms',
+      'extract-distribution-config',
+      'merge-config',
+    ]);
+  });
+
+  test('installers use the provider image and pull policy (IfNotPresent by default)', () => {
+    expect(byName('install-provider-custom-vllm')).toMatchObject({ image: 'quay.io/acme/vllm-provider:1.2.0', imagePullPolicy: 'IfNotPresent' });
+    expect(byName('install-provider-ollama').imagePullPolicy).toBe('Always');
+  });
+
+  test('mounts follow the seed\'s shared volume table, readOnly included', () => {
+    const mounts = (name: string) => (name === 'llama-stack' ? server : byName(name)).volumeMounts;
+    const scripts = { name: 'init-scripts', mountPath: '/opt/llama-stack/scripts', readOnly: true };
+    expect(mounts('install-provider-custom-vllm')).toEqual([scripts, { name: 'external-providers', mountPath: '/opt/llama-stack/external-providers' }]);
+    expect(mounts('extract-distribution-config')).toEqual([scripts, { name: 'base-config', mountPath: '/opt/llama-stack/base-config' }]);
+    expect(mounts('merge-config')).toEqual([
+      { name: 'external-providers', mountPath: '/opt/llama-stack/external-providers', readOnly: true },
+      { name: 'base-config', mountPath: '/opt/llama-stack/base-config', readOnly: true },
+      { name: 'merged-config', mountPath: '/opt/llama-stack/config' },
+    ]);
+    expect(mounts('llama-stack')).toEqual([
+      { name: 'external-providers', mountPath: '/opt/llama-stack/external-providers', readOnly: true },
+      { name: 'merged-config', mountPath: '/opt/llama-stack/config', readOnly: true },
+      { name: 'llama-storage', mountPath: '/.llama' },
+    ]);
+  });
+
+  test('the shared volume is an emptyDir limited to 2Gi by default', () => {
+    expect(pod.volumes).toContainEqual({ name: 'external-providers', emptyDir: { sizeLimit: '2Gi' } });
+    const limited = podSpec(render({ ...THREE_PROVIDERS, sharedVolumeSizeLimit: '5Gi' }));
+    expect(limited.volumes).toContainEqual({ name: 'external-providers', emptyDir: { sizeLimit: '5Gi' } });
+  });
+
+  test('the init scripts are rendered once, into a ConfigMap the init containers run from', () => {
+    const cm = find(manifests, 'ConfigMap');
+    expect(cm.metadata.name).toBe('stack-init-scripts');
+    expect(Object.keys(cm.data).sort()).toEqual(['extract-distribution-config.sh', 'install-provider.py', 'install-provider.sh']);
+    expect(byName('install-provider-ollama').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/install-provider.sh']);
+    expect(byName('extract-distribution-config').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/extract-distribution-config.sh']);
+    expect(pod.volumes).toContainEqual({ name: 'init-scripts', configMap: { name: 'stack-init-scripts' } });
+    expect(find(manifests, 'Deployment').spec.template.metadata.annotations['kube-inference.io/init-scripts-hash']).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test('the server is started explicitly with the merged config', () => {
+    expect(server.command).toEqual(['llama', 'stack', 'run', '/opt/llama-stack/config/config.yaml']);
+    expect(server.env).toContainEqual({ name: 'LLAMA_STACK_CONFIG', value: '/opt/llama-stack/config/config.yaml' });
+  });
+
+  test('PYTHONPATH starts with the provider packages', () => {
+    expect(server.env).toContainEqual({ name: 'PYTHONPATH', value: '/opt/llama-stack/external-providers/python-packages' });
+  });
+
+  test('the extraction searches both config.yaml and run.yaml at the known paths', () => {
+    expect(byName('extract-distribution-config').env).toEqual([
+      { name: 'CONFIG_SEARCH_PATHS', value: '/opt/app-root/config.yaml:/opt/app-root/run.yaml:/etc/llama-stack/config.yaml:/etc/llama-stack/run.yaml:/app/run.yaml' },
+      { name: 'BASE_CONFIG_FILE', value: '/opt/llama-stack/base-config/config.yaml' },
+      { name: 'DISTRIBUTION_IMAGE', value: 'docker.io/llamastack/distribution-starter:latest' },
+    ]);
+    expect(byName('extract-distribution-config').image).toBe(server.image);
+  });
+
+  test('the merge step runs kube-inference merge-config with the seed\'s paths', () => {
+    expect(byName('merge-config').command).toEqual(['kube-inference']);
+    expect(byName('merge-config').args).toEqual([
+      'merge-config',
+      '--metadata-dir', '/opt/llama-stack/external-providers/metadata',
+      '--base-config', '/opt/llama-stack/base-config/config.yaml',
+      '--output-dir', '/opt/llama-stack/config',
+      '--config-file-name', 'config.yaml',
+    ]);
+    expect(byName('merge-config').image).toMatch(/^ghcr\.io\/kube-inference\/merge:\d+\.\d+\.\d+/);
+  });
+
+  test('every init container reports its failure reason from its logs and runs restricted', () => {
+    for (const c of pod.initContainers) {
+      expect(c.terminationMessagePolicy).toBe('FallbackToLogsOnError');
+      expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true });
+    }
+  });
+
+  test('installers get every value through the environment, with the crd-config document as JSON', () => {
+    const env = Object.fromEntries(byName('install-provider-custom-vllm').env.map((e: any) => [e.name, e.value]));
+    expect(env).toMatchObject({
+      PROVIDER_ID: 'custom-vllm',
+      PROVIDER_IMAGE: 'quay.io/acme/vllm-provider:1.2.0',
+      PROVIDER_API: 'inference',
+      PROVIDER_CRD_SECTION: 'inference',
+      INIT_CONTAINER_NAME: 'install-provider-custom-vllm',
+      EXTERNAL_PROVIDERS_DIR: '/opt/llama-stack/external-providers',
+    });
+    expect(JSON.parse(env.PROVIDER_CRD_CONFIG)).toEqual({
+      providerId: 'custom-vllm', api: 'inference', crdSection: 'inference', image: 'quay.io/acme/vllm-provider:1.2.0', order: 0, config: { url: 'http://vllm:8000/v1' },
+    });
+    expect(JSON.parse(Object.fromEntries(byName('install-provider-trustyai-fms').env.map((e: any) => [e.name, e.value])).PROVIDER_CRD_CONFIG))
+      .toEqual({ providerId: 'trustyai-fms', api: 'safety', crdSection: 'safety', image: 'quay.io/trustyai/fms-provider:0.4.0', order: 2 });
+  });
+
+  test('with a user config, the merge reads it instead of extracting the distribution\'s', () => {
+    const p = podSpec(render({ ...THREE_PROVIDERS, userConfig: { configMapName: 'mine' } }));
+    expect(p.initContainers.map((c: any) => c.name)).not.toContain('extract-distribution-config');
+    const merge = p.initContainers.find((c: any) => c.name === 'merge-config');
+    expect(merge.volumeMounts[1]).toEqual({ name: 'user-config', mountPath: '/opt/llama-stack/base-config', readOnly: true });
+    expect(p.volumes.map((v: any) => v.name)).toEqual(['init-scripts', 'external-providers', 'merged-config', 'user-config', 'llama-storage']);
+  });
+
+  test('matches the snapshot', () => {
+    expect(manifests).toMatchSnapshot();
+  });
+});
+
+describe('server environment', () => {
+  const envOf = (props: any) => podSpec(render({ ...THREE_PROVIDERS, ...props })).containers[0].env;
+
+  test('a literal user PYTHONPATH is kept after the provider packages', () => {
+    const env = envOf({ env: [{ name: 'PYTHONPATH', value: '/app/lib' }] });
+    expect(env.filter((e: any) => e.name === 'PYTHONPATH')).toEqual([{ name: 'PYTHONPATH', value: '/opt/llama-stack/external-providers/python-packages:/app/lib' }]);
+  });
+
+  test('a PYTHONPATH from a ConfigMap is kept through Kubernetes variable expansion', () => {
+    const ref = { configMapKeyRef: { name: 'paths', key: 'pythonpath' } };
+    const env = envOf({ env: [{ name: 'PYTHONPATH', valueFrom: ref }] });
+    const i = env.findIndex((e: any) => e.name === 'USER_PYTHONPATH');
+    expect(env[i]).toEqual({ name: 'USER_PYTHONPATH', valueFrom: ref });
+    expect(env[i + 1]).toEqual({ name: 'PYTHONPATH', value: '/opt/llama-stack/external-providers/python-packages:$(USER_PYTHONPATH)' });
+  });
+
+  test('user env overrides the construct\'s defaults of the same name', () => {
+    const env = envOf({ env: [{ name: 'HF_HOME', value: '/models' }] });
+    expect(env.filter((e: any) => e.name === 'HF_HOME')).toEqual([{ name: 'HF_HOME', value: '/models' }]);
+  });
+});
+
+describe('storage', () => {
+  test('defaults to an emptyDir at /.llama', () => {
+    expect(podSpec(render({ distribution: { name: 'starter' } })).volumes).toEqual([{ name: 'llama-storage', emptyDir: {} }]);
+  });
+
+  test('a persistent claim is rendered and the rollout recreates pods', () => {
+    const manifests = render({ distribution: { name: 'starter' }, storage: { size: '20Gi', storageClassName: 'fast', mountPath: '/data' } });
+    const pvc = find(manifests, 'PersistentVolumeClaim');
+    expect(pvc.metadata.name).toBe('stack-pvc');
+    expect(pvc.spec).toEqual({ accessModes: ['ReadWriteOnce'], storageClassName: 'fast', resources: { requests: { storage: '20Gi' } } });
+    expect(find(manifests, 'Deployment').spec.strategy).toEqual({ type: 'Recreate' });
+    expect(podSpec(manifests).containers[0].volumeMounts).toContainEqual({ name: 'llama-storage', mountPath: '/data' });
+  });
+
+  test('an existing claim is used as is', () => {
+    const manifests = render({ distribution: { name: 'starter' }, storage: { existingClaimName: 'shared' } });
+    expect(manifests.map((m) => m.kind)).not.toContain('PersistentVolumeClaim');
+    expect(podSpec(manifests).volumes).toEqual([{ name: 'llama-storage', persistentVolumeClaim: { claimName: 'shared' } }]);
+  });
+});
+
+describe('pod options', () => {
+  test('relaxing the restricted profile keeps the uid and fsGroup', () => {
+    const pod = podSpec(render({ distribution: { name: 'starter' }, podSecurity: { restricted: false, runAsUser: 0 } }));
+    expect(pod.securityContext).toEqual({ runAsUser: 0, runAsGroup: 1001, fsGroup: 1001 });
+    expect(pod.containers[0].securityContext).toBeUndefined();
+  });
+
+  test('service account, pull secrets, node selector and tolerations reach the pod', () => {
+    const pod = podSpec(render({
+      distribution: { name: 'meta-reference-gpu' },
+      serviceAccountName: 'llama',
+      imagePullSecrets: ['registry'],
+      nodeSelector: { 'nvidia.com/gpu.present': 'true' },
+      tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+      resources: { limits: { 'nvidia.com/gpu': '1' } },
+    }));
+    expect(pod).toMatchObject({
+      serviceAccountName: 'llama',
+      imagePullSecrets: [{ name: 'registry' }],
+      nodeSelector: { 'nvidia.com/gpu.present': 'true' },
+      tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+    });
+    expect(pod.containers[0].resources).toEqual({ limits: { 'nvidia.com/gpu': '1' } });
+  });
+
+  test('namespace and extra labels reach every object', () => {
+    const manifests = render({ distribution: { name: 'starter' }, namespace: 'ai', labels: { team: 'ml' } });
+    for (const m of manifests) {
+      expect(m.metadata.namespace).toBe('ai');
+      expect(m.metadata.labels).toMatchObject({ 'team': 'ml', 'app.kubernetes.io/managed-by': 'kube-inference-constructs' });
+    }
+  });
+});
+
+test('rendering twice yields identical output', () => {
+  expect(JSON.stringify(render(THREE_PROVIDERS))).toBe(JSON.stringify(render(THREE_PROVIDERS)));
+});

@@ -1,0 +1,146 @@
+import { Testing } from 'cdk8s';
+import { errorOf, find, podSpec, render, THREE_PROVIDERS } from './helpers';
+import { ConfigValue, LlamaStackWithProviders, ValidationError, warningsOf } from '../../src';
+
+const withProviders = (inference: any[], extra: any = {}) => ({ distribution: { name: 'starter' }, externalProviders: { inference, ...extra } });
+
+describe('validation at synth time', () => {
+  test('a provider id that is not a DNS-1123 label names the field, the image and a fix', () => {
+    const message = errorOf(withProviders([{ providerId: 'Custom_VLLM', image: 'quay.io/acme/p:1' }]));
+    expect(message).toContain('externalProviders.inference[0].providerId');
+    expect(message).toContain("'Custom_VLLM' (image quay.io/acme/p:1) is not a valid provider id");
+    expect(message).toContain("e.g. 'custom-vllm'");
+  });
+
+  test('a provider id too long for the container name is rejected with the limit', () => {
+    const id = 'a'.repeat(47);
+    expect(errorOf(withProviders([{ providerId: id, image: 'quay.io/acme/p:1' }]))).toContain('at most 46 characters');
+    expect(() => render(withProviders([{ providerId: 'a'.repeat(46), image: 'quay.io/acme/p:1' }]))).not.toThrow();
+  });
+
+  test('duplicate ids anywhere in externalProviders list both images', () => {
+    const message = errorOf(withProviders([{ providerId: 'shared', image: 'quay.io/acme/one:1' }], { safety: [{ providerId: 'shared', image: 'quay.io/acme/two:2' }] }));
+    expect(message).toContain("duplicate provider id 'shared'");
+    expect(message).toContain('externalProviders.inference[0] (image quay.io/acme/one:1)');
+    expect(message).toContain('externalProviders.safety[0] (image quay.io/acme/two:2)');
+  });
+
+  test('an empty image is rejected', () => {
+    expect(errorOf(withProviders([{ providerId: 'p', image: '  ' }]))).toContain("externalProviders.inference[0].image: provider 'p' (image   ) has an empty image");
+  });
+
+  test('an image reference with shell characters is rejected', () => {
+    expect(errorOf(withProviders([{ providerId: 'p', image: 'quay.io/x:1;rm -rf /' }]))).toContain('is not a valid image reference');
+  });
+
+  test('an unknown pull policy lists the accepted ones', () => {
+    expect(errorOf(withProviders([{ providerId: 'p', image: 'quay.io/acme/p:1', imagePullPolicy: 'Sometimes' }])))
+      .toContain("'Sometimes' is not a pull policy (provider 'p' (image quay.io/acme/p:1)): expected one of Always, IfNotPresent, Never");
+  });
+
+  test('an unknown section lists the accepted ones', () => {
+    expect(errorOf({ distribution: { name: 'starter' }, externalProviders: { vectorIO: [] } as any }))
+      .toContain("externalProviders.vectorIO: 'vectorIO' is not an externalProviders section: expected one of inference, safety, agents, vectorIo");
+  });
+
+  test('distribution: unknown name, both name and image, or neither', () => {
+    expect(errorOf({ distribution: { name: 'ollama' } })).toContain("distribution.name: 'ollama' is not a known distribution: expected one of starter, remote-vllm, meta-reference-gpu, postgres-demo");
+    expect(errorOf({ distribution: { name: 'starter', image: 'x/y:1' } })).toContain('expected exactly one');
+    expect(errorOf({ distribution: {} })).toContain('no distribution given');
+  });
+
+  test('every problem is reported at once', () => {
+    const message = errorOf({ ...withProviders([{ providerId: 'A', image: '' }]), distribution: { name: 'nope' }, port: 70000, replicas: -1 } as any);
+    expect(message).toMatch(/has \d+ invalid settings/);
+    for (const field of ['distribution.name', 'externalProviders.inference[0].providerId', 'externalProviders.inference[0].image']) {
+      expect(message).toContain(`  - ${field}:`);
+    }
+  });
+
+  test('the error is a ValidationError without a stack trace', () => {
+    const chart = Testing.chart();
+    let error: unknown;
+    try {
+      new LlamaStackWithProviders(chart, 'x', withProviders([{ providerId: 'Bad', image: 'quay.io/a:1' }]));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).stack).not.toMatch(/\n\s+at /);
+    expect((error as ValidationError).problems.map((p) => p.field)).toEqual(['externalProviders.inference[0].providerId']);
+  });
+
+  test('user config: exactly one source, valid YAML with the line', () => {
+    expect(errorOf({ distribution: { name: 'starter' }, userConfig: {} })).toContain('expected exactly one of configMapName');
+    expect(errorOf({ distribution: { name: 'starter' }, userConfig: { config: 'version: 2\nproviders: [\n' } })).toMatch(/userConfig\.config: is not valid YAML \(line \d+, column \d+/);
+    expect(errorOf({ distribution: { name: 'starter' }, userConfig: { config: '- a\n- b\n' } })).toContain('is not a YAML mapping');
+  });
+
+  test('reserved environment variables are refused', () => {
+    expect(errorOf({ distribution: { name: 'starter' }, env: [{ name: 'LLAMA_STACK_CONFIG', value: '/x' }] })).toContain("env[0].name: 'LLAMA_STACK_CONFIG' is set by the construct");
+  });
+
+  test('root under the restricted profile is refused', () => {
+    expect(errorOf({ distribution: { name: 'starter' }, podSecurity: { runAsUser: 0 } })).toContain('contradicts the restricted profile');
+  });
+});
+
+describe('secret references in provider config', () => {
+  const props = withProviders([{
+    providerId: 'custom-vllm',
+    image: 'quay.io/acme/p:1',
+    config: { url: 'http://vllm:8000', api_token: ConfigValue.fromSecret('vllm-credentials', 'token'), headers: [{ value: { secretKeyRef: { name: 'hdr', key: 'h' } } }] },
+  }]);
+  const pod = podSpec(render(props));
+
+  test('the config carries ${env.NAME} and the server reads NAME from the Secret', () => {
+    const install = pod.initContainers[0];
+    const crd = JSON.parse(install.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value);
+    expect(crd.config).toEqual({
+      url: 'http://vllm:8000',
+      api_token: '${env.LLS_PROVIDER_CUSTOM_VLLM_API_TOKEN}',
+      headers: [{ value: '${env.LLS_PROVIDER_CUSTOM_VLLM_HEADERS_0_VALUE}' }],
+    });
+    expect(pod.containers[0].env).toContainEqual({ name: 'LLS_PROVIDER_CUSTOM_VLLM_API_TOKEN', valueFrom: { secretKeyRef: { name: 'vllm-credentials', key: 'token' } } });
+    expect(pod.containers[0].env).toContainEqual({ name: 'LLS_PROVIDER_CUSTOM_VLLM_HEADERS_0_VALUE', valueFrom: { secretKeyRef: { name: 'hdr', key: 'h' } } });
+  });
+
+  test('a malformed reference is an error naming its path', () => {
+    expect(errorOf(withProviders([{ providerId: 'p', image: 'quay.io/a:1', config: { key: { secretKeyRef: { name: 'x' } } } }])))
+      .toContain('externalProviders.inference[0].config.key: a secret reference must be exactly');
+  });
+
+  test('a literal credential is a warning, not an error', () => {
+    const chart = Testing.chart();
+    new LlamaStackWithProviders(chart, 'x', withProviders([{ providerId: 'p', image: 'quay.io/a:1', config: { api_key: 'sk-123' } }]));
+    expect(warningsOf(chart)).toEqual([expect.stringContaining('externalProviders.inference[0].config.api_key of provider \'p\' looks like a credential given as a literal')]);
+  });
+});
+
+describe('no injection', () => {
+  const hostile = "$(touch /tmp/pwned)`id`'\"; rm -rf / #";
+  test('hostile config values only reach the installer as data; the commands and scripts never change', () => {
+    const plainManifests = render(THREE_PROVIDERS);
+    const evilManifests = render(withProviders([{ providerId: 'custom-vllm', image: 'quay.io/acme/vllm-provider:1.2.0', config: { url: hostile } }]));
+    const plain = podSpec(plainManifests).initContainers[0];
+    const evil = podSpec(evilManifests).initContainers[0];
+    expect(evil.command).toEqual(plain.command);
+    expect(find(evilManifests, 'ConfigMap').data).toEqual(find(plainManifests, 'ConfigMap').data);
+    expect(JSON.parse(evil.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value).config.url).toBe(hostile);
+  });
+
+  test('the sh scripts expand user-supplied variables only inside double quotes', () => {
+    const scripts = find(render(THREE_PROVIDERS), 'ConfigMap').data;
+    for (const name of ['install-provider.sh', 'extract-distribution-config.sh']) {
+      const text: string = scripts[name];
+      expect(text).not.toMatch(/\beval\b/);
+      for (const line of text.split('\n').filter((l) => !l.trim().startsWith('#'))) {
+        for (const m of line.matchAll(/\$(PROVIDER_\w+|INIT_CONTAINER_NAME|DISTRIBUTION_IMAGE|BASE_CONFIG_FILE)\b/g)) {
+          const before = line.slice(0, m.index);
+          const quotes = (before.match(/"/g) ?? []).length;
+          expect({ line, quoted: quotes % 2 === 1 }).toEqual({ line, quoted: true });
+        }
+      }
+    }
+  });
+});
