@@ -20,6 +20,8 @@ const project = new typescript.TypeScriptProject({
     'ajv@^8.17.0',
     '@marcbachmann/cel-js@^8.0.0',
   ],
+  // Pulumi users bring their own SDK and Kubernetes provider (the `kube-inference-constructs/pulumi` entry point).
+  peerDeps: ['@pulumi/pulumi@^3.100.0', '@pulumi/kubernetes@^4.10.0'],
   devDeps: ['cdk8s-cli@^2.200.0', 'typedoc@^0.28.0', 'typedoc-plugin-markdown@^4.9.0', 'ts-node@^10.9.2', 'esbuild@^0.25.0'],
   bin: { 'kube-inference': 'lib/cli/main.js' },
 
@@ -59,6 +61,7 @@ const project = new typescript.TypeScriptProject({
 // Subpath exports; `types` first so TypeScript (node16 resolution) finds the declarations.
 project.package.addField('exports', {
   '.': { types: './lib/index.d.ts', default: './lib/index.js' },
+  './pulumi': { types: './lib/pulumi/index.d.ts', default: './lib/pulumi/index.js' },
   './package.json': './package.json',
 });
 project.package.addField('files', ['lib', 'README.md', 'LICENSE', 'API.md']);

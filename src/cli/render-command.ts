@@ -1,10 +1,10 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'fs';
 import { join, resolve } from 'path';
 import { parseArgs } from 'util';
-import { App, Chart, Yaml } from 'cdk8s';
+import { Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ValidationError } from '../errors';
-import { COLLECT_WARNINGS_CONTEXT, warningsOf } from '../warnings';
+import { synthesizeObjects } from '../synth';
 import { readInputs } from './inputs';
 import { Command, UsageError } from './io';
 import { LLSD_API_VERSION, renderLlamaStackDocument } from './llama-stack-document';
@@ -60,9 +60,7 @@ export const renderCommand: Command = {
     const errors: string[] = [];
     const warnings: string[] = [];
     const rendered: Rendered[] = [];
-    const app = new App({ outdir: '/nonexistent' }); // never synthesised to disk: we serialise ourselves
-    app.node.setContext(COLLECT_WARNINGS_CONTEXT, true);
-    for (const [index, input] of inputs.documents.entries()) {
+    for (const input of inputs.documents) {
       const doc = input.value;
       const name = typeof doc?.metadata?.name === 'string' ? doc.metadata.name : undefined;
       const label = `${input.source} document ${input.index + 1} (${doc?.kind ?? 'unknown kind'}${name ? ` "${name}"` : ''})`;
@@ -72,9 +70,9 @@ export const renderCommand: Command = {
         continue;
       }
       const namespace = typeof doc.metadata?.namespace === 'string' ? doc.metadata.namespace : undefined;
-      const chart = new Chart(app, `document-${index}`, { namespace, disableResourceNameHashes: true });
+      let result;
       try {
-        renderer.render(chart, doc, label);
+        result = synthesizeObjects(namespace, (scope) => renderer.render(scope, doc, label));
       } catch (e) {
         if (e instanceof ValidationError) {
           errors.push(e.message);
@@ -82,11 +80,11 @@ export const renderCommand: Command = {
         }
         throw e;
       }
-      warnings.push(...warningsOf(chart).map((w) => `warning: ${label}: ${w}\n`));
+      warnings.push(...result.warnings.map((w) => `warning: ${label}: ${w}\n`));
       rendered.push({
         label,
         fileName: `${namespace ? `${namespace}.` : ''}${name}.k8s.yaml`,
-        yaml: Yaml.stringify(...chart.toJson()),
+        yaml: Yaml.stringify(...result.manifests),
       });
     }
     io.stderr(warnings.join(''));

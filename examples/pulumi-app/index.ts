@@ -1,0 +1,35 @@
+// A Llama Stack server with deploy-time providers, deployed with Pulumi.
+//
+//   npm install kube-inference-constructs @pulumi/pulumi @pulumi/kubernetes
+//   pulumi stack init dev
+//   pulumi up
+//
+// The component renders exactly what the cdk8s construct of the same name renders, and registers
+// each object as a child resource.
+import * as k8s from '@pulumi/kubernetes';
+import * as pulumi from '@pulumi/pulumi';
+import { LlamaStackWithProviders } from 'kube-inference-constructs/pulumi';
+
+const config = new pulumi.Config();
+const providerTag = config.get('providerTag') ?? '1.2.0';
+
+// Outputs of other resources can be passed where a user would expect to: the namespace here.
+const namespace = new k8s.core.v1.Namespace('llama-stack', { metadata: { name: 'llama-stack' } });
+
+const stack = new LlamaStackWithProviders('llama-stack', {
+  namespace: namespace.metadata.name,
+  distribution: { name: 'starter' },
+  mergeImage: 'ghcr.io/kube-inference/merge:0.1.0',
+  externalProviders: {
+    inference: [{
+      providerId: 'custom-vllm',
+      image: pulumi.interpolate`quay.io/acme/vllm-provider:${providerTag}`,
+      config: { url: 'http://vllm.models.svc:8000/v1', api_token: { secretKeyRef: { name: 'vllm-credentials', key: 'token' } } },
+    }],
+    safety: [{ providerId: 'trustyai-fms', image: 'quay.io/trustyai/llama-stack-provider-trustyai-fms:0.4.0' }],
+  },
+});
+
+export const serviceName = stack.serviceName;
+export const servicePort = stack.servicePort;
+export const configMaps = stack.configMapNames;

@@ -1,0 +1,91 @@
+import * as pulumi from '@pulumi/pulumi';
+
+/** The validators a placeholder must pass: a DNS name, or an image reference. */
+export type DeferredKind = 'name' | 'image';
+
+/**
+ * Values not known while rendering (Pulumi outputs, such as a namespace created by another
+ * resource). The construct renders with a placeholder of the right shape in their place, and the
+ * placeholders are swapped for the outputs in the rendered objects.
+ */
+export class DeferredValues {
+  private readonly outputs: pulumi.Output<string>[] = [];
+  private readonly placeholders: string[] = [];
+
+  /** A plain value as is; for an output or promise, a placeholder that passes the field's validation. */
+  public placeholder<T extends string | undefined>(value: pulumi.Input<string> | T, kind: DeferredKind): string | T {
+    if (value === undefined || typeof value === 'string') {
+      return value as T;
+    }
+    const i = this.outputs.length;
+    const text = kind === 'image' ? `pulumi-deferred-${i}-x.invalid/deferred:input` : `pulumi-deferred-${i}-x`;
+    this.outputs.push(pulumi.output(value));
+    this.placeholders.push(text);
+    return text;
+  }
+
+  /** True when any value is deferred. */
+  public get any(): boolean {
+    return this.outputs.length > 0;
+  }
+
+  /**
+   * Replaces every placeholder in the rendered objects by its output. `check` runs once all
+   * outputs are known, with the real values (it re-validates them); its failure fails the update.
+   */
+  public substitute(manifests: readonly any[], check: (values: string[]) => void): any[] {
+    if (!this.any) {
+      return [...manifests];
+    }
+    // Every substituted value derives from the outputs through the check, so a failed check fails
+    // exactly the values that use it (no intermediate output is left without a consumer).
+    let checked = false;
+    const all = pulumi.all(this.outputs);
+    const derive = <T>(fn: (values: string[]) => T) => all.apply((values) => {
+      if (!checked) {
+        check(values);
+        checked = true;
+      }
+      return fn(values);
+    });
+    const pattern = new RegExp(this.placeholders.map(escape).join('|'), 'g');
+    const valueOf = (placeholder: string) => derive((values) => values[this.placeholders.indexOf(placeholder)]);
+    const visit = (text: string): any => {
+      const found = text.match(pattern);
+      if (!found) {
+        return text;
+      }
+      if (found.length === 1 && found[0] === text) {
+        return valueOf(text);
+      }
+      return derive((values) => text.replace(pattern, (p) => values[this.placeholders.indexOf(p)]));
+    };
+    return manifests.map((m) => mapStrings(m, visit));
+  }
+
+  /** Puts the real values where the placeholders were, in any structure (for re-validation). */
+  public resolve<T>(structure: T, values: string[]): T {
+    return mapStrings(structure, (text) => {
+      const i = this.placeholders.indexOf(text);
+      return i >= 0 ? values[i] : text;
+    });
+  }
+}
+
+/** Copies a JSON-like structure, mapping every string through `fn`. */
+function mapStrings(node: any, fn: (text: string) => any): any {
+  if (typeof node === 'string') {
+    return fn(node);
+  }
+  if (Array.isArray(node)) {
+    return node.map((item) => mapStrings(item, fn));
+  }
+  if (node !== null && typeof node === 'object') {
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, mapStrings(v, fn)]));
+  }
+  return node;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}

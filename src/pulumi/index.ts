@@ -1,0 +1,3 @@
+// Pulumi components of kube-inference-constructs: `import { … } from 'kube-inference-constructs/pulumi'`.
+// They render through the cdk8s constructs, so both front ends produce the same objects.
+export * from './llama-stack-with-providers';

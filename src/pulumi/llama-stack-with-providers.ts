@@ -1,0 +1,105 @@
+import * as pulumi from '@pulumi/pulumi';
+import * as cdk8s from '../llama-stack';
+import { synthesizeObjects } from '../synth';
+import { DeferredValues } from './deferred-values';
+import { registerObjects } from './register-objects';
+
+/** An external provider whose image may be a Pulumi output (e.g. an image built in the same program). */
+export interface PulumiExternalProvider extends Omit<cdk8s.ExternalProvider, 'image'> {
+  /** The provider image. */
+  readonly image: pulumi.Input<string>;
+}
+
+/** External providers by API, as in the cdk8s construct. */
+export type PulumiExternalProviders = { readonly [S in keyof cdk8s.ExternalProviders]?: PulumiExternalProvider[] };
+
+/**
+ * Args of the Pulumi {@link LlamaStackWithProviders}: the props of the cdk8s construct, where the
+ * values users typically take from other resources may be Pulumi inputs.
+ */
+export interface LlamaStackWithProvidersArgs extends Omit<cdk8s.LlamaStackWithProvidersProps,
+'namespace' | 'distribution' | 'mergeImage' | 'serviceAccountName' | 'userConfig' | 'externalProviders'> {
+  /**
+   * Namespace of every rendered object (e.g. `namespace.metadata.name`).
+   * @default - the provider's default namespace
+   */
+  readonly namespace?: pulumi.Input<string>;
+  /** The distribution: a named one, or an image (which may be an output). */
+  readonly distribution: { readonly name?: string; readonly image?: pulumi.Input<string> };
+  /**
+   * Image of the merge step.
+   * @default - this package's published merge image
+   */
+  readonly mergeImage?: pulumi.Input<string>;
+  /**
+   * Service account of the pods.
+   * @default - the namespace's default service account
+   */
+  readonly serviceAccountName?: pulumi.Input<string>;
+  /**
+   * The user's Llama Stack config; `configMapName` may be an output.
+   * @default - the distribution's config
+   */
+  readonly userConfig?: Omit<cdk8s.UserConfig, 'configMapName'> & { readonly configMapName?: pulumi.Input<string> };
+  /**
+   * External providers by API.
+   * @default - none
+   */
+  readonly externalProviders?: PulumiExternalProviders;
+}
+
+/**
+ * A Llama Stack server with deploy-time external providers, as a Pulumi component.
+ *
+ * It renders exactly the objects of the cdk8s construct of the same name (it synthesises that
+ * construct in memory) and registers each as a child resource. Inputs that are outputs of other
+ * resources are validated when they become known; every other value is validated at once, before
+ * anything is registered.
+ */
+export class LlamaStackWithProviders extends pulumi.ComponentResource {
+  /** Name of the Service. */
+  public readonly serviceName: pulumi.Output<string>;
+  /** Port of the Service. */
+  public readonly servicePort: pulumi.Output<number>;
+  /** Names of the ConfigMaps the component rendered. */
+  public readonly configMapNames: pulumi.Output<string[]>;
+  /** The registered Kubernetes resources. */
+  public readonly resources: pulumi.CustomResource[];
+
+  public constructor(name: string, args: LlamaStackWithProvidersArgs, opts?: pulumi.ComponentResourceOptions) {
+    super('kube-inference:llama-stack:LlamaStackWithProviders', name, {}, opts);
+    const deferred = new DeferredValues();
+    const props: cdk8s.LlamaStackWithProvidersProps = {
+      ...args,
+      name: args.name ?? name,
+      namespace: deferred.placeholder(args.namespace, 'name'),
+      distribution: { ...args.distribution, image: deferred.placeholder(args.distribution.image, 'image') },
+      mergeImage: deferred.placeholder(args.mergeImage, 'image'),
+      serviceAccountName: deferred.placeholder(args.serviceAccountName, 'name'),
+      userConfig: args.userConfig && { ...args.userConfig, configMapName: deferred.placeholder(args.userConfig.configMapName, 'name') },
+      externalProviders: args.externalProviders && Object.fromEntries(Object.entries(args.externalProviders).map(([section, list]) => [
+        section,
+        list?.map((p) => ({ ...p, image: deferred.placeholder(p.image, 'image') })),
+      ])),
+    };
+
+    let construct: cdk8s.LlamaStackWithProviders | undefined;
+    const render = (p: cdk8s.LlamaStackWithProvidersProps) => synthesizeObjects(undefined, (scope) => {
+      construct = new cdk8s.LlamaStackWithProviders(scope, name, p);
+    });
+    const { manifests, warnings } = render(props);
+    const built = construct!;
+    for (const warning of warnings) {
+      void pulumi.log.warn(warning, this);
+    }
+    // Once the outputs are known, the real values go through the same validation.
+    const objects = deferred.substitute(manifests, (values) => {
+      render(deferred.resolve(props, values));
+    });
+    this.resources = registerObjects(this, name, objects);
+    this.serviceName = pulumi.output(built.serviceName);
+    this.servicePort = pulumi.output(built.port);
+    this.configMapNames = pulumi.output(built.configMapNames);
+    this.registerOutputs({ serviceName: this.serviceName, servicePort: this.servicePort, configMapNames: this.configMapNames });
+  }
+}

@@ -1,0 +1,24 @@
+import { App, Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import { COLLECT_WARNINGS_CONTEXT, warningsOf } from './warnings';
+
+/** Manifests synthesised in memory, with the warnings raised while building them. */
+export interface SynthesizedObjects {
+  /** The Kubernetes objects, in the order cdk8s emits them. */
+  readonly manifests: any[];
+  /** Warnings recorded by the constructs (not printed). */
+  readonly warnings: string[];
+}
+
+/**
+ * Builds constructs in a throw-away cdk8s chart and returns the objects they render. This is the
+ * one rendering path: the CLI and the Pulumi components call it, so they produce exactly what
+ * `cdk8s synth` produces for the same props.
+ */
+export function synthesizeObjects(namespace: string | undefined, build: (scope: Construct) => void): SynthesizedObjects {
+  const app = new App({ outdir: '/nonexistent' }); // never written to disk
+  app.node.setContext(COLLECT_WARNINGS_CONTEXT, true);
+  const chart = new Chart(app, 'objects', { namespace });
+  build(chart);
+  return { manifests: chart.toJson(), warnings: warningsOf(chart) };
+}

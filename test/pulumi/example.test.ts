@@ -1,0 +1,20 @@
+import { join } from 'path';
+import { mockPulumi, valueOf } from './mocks';
+
+// Runs the example Pulumi program under the engine mocks (the Pulumi CLI cannot run here) and
+// checks what it registers. The example imports the package by name, i.e. the compiled lib/.
+const registered = mockPulumi();
+
+test('the example Pulumi program registers the component and its objects', async () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const program = require(join(__dirname, '..', '..', 'examples', 'pulumi-app', 'index'));
+  expect(await valueOf(program.serviceName)).toBe('llama-stack-service');
+  expect(await valueOf(program.servicePort)).toBe(8321);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const types = registered.map((r) => r.type);
+  expect(types).toContain('kube-inference:llama-stack:LlamaStackWithProviders');
+  expect(types).toEqual(expect.arrayContaining(['kubernetes:core/v1:Namespace', 'kubernetes:apps/v1:Deployment', 'kubernetes:core/v1:Service', 'kubernetes:core/v1:ConfigMap']));
+  const deployment = registered.find((r) => r.type === 'kubernetes:apps/v1:Deployment')!.inputs;
+  expect(deployment.metadata.namespace).toBe('llama-stack');
+  expect(deployment.spec.template.spec.initContainers[0].image).toBe('quay.io/acme/vllm-provider:1.2.0');
+});

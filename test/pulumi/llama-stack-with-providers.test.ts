@@ -1,0 +1,88 @@
+import * as k8s from '@pulumi/kubernetes';
+import * as pulumi from '@pulumi/pulumi';
+import { Testing } from 'cdk8s';
+import { mockPulumi, settled, valueOf } from './mocks';
+import * as cdk8s from '../../src';
+import { LlamaStackWithProviders } from '../../src/pulumi';
+import { DeferredValues } from '../../src/pulumi/deferred-values';
+import { synthesizeObjects } from '../../src/synth';
+import { THREE_PROVIDERS } from '../llama-stack/helpers';
+
+const registered = mockPulumi();
+const ofComponent = (prefix: string) => registered.filter((r) => r.name.startsWith(`${prefix}-`) && r.type.startsWith('kubernetes:'));
+
+describe('Pulumi LlamaStackWithProviders', () => {
+  test('registers exactly the objects the cdk8s construct renders (parity)', async () => {
+    const props = { ...THREE_PROVIDERS, namespace: 'ai' };
+    const component = new LlamaStackWithProviders('parity', props);
+    await settled(component.resources);
+
+    const chart = Testing.chart();
+    new cdk8s.LlamaStackWithProviders(chart, 'x', { ...props, name: 'parity' });
+    const expected = Testing.synth(chart);
+
+    const actual = ofComponent('parity').map((r) => r.inputs);
+    const key = (o: any) => `${o.kind}/${o.metadata.name}`;
+    expect(actual.map(key).sort()).toEqual(expected.map(key).sort());
+    for (const object of expected) {
+      expect(actual.find((o) => key(o) === key(object))).toEqual(object);
+    }
+  });
+
+  test('uses the component type token and typed resources for core kinds', async () => {
+    const component = new LlamaStackWithProviders('tokens', { distribution: { name: 'starter' } });
+    await settled(component.resources);
+    expect(registered.find((r) => r.name === 'tokens')?.type).toBe('kube-inference:llama-stack:LlamaStackWithProviders');
+    expect(ofComponent('tokens').map((r) => `${r.type} ${r.name}`).sort()).toEqual([
+      'kubernetes:apps/v1:Deployment tokens-deployment-tokens',
+      'kubernetes:core/v1:Service tokens-service-tokens-service',
+    ]);
+  });
+
+  test('exposes the service name and port and the rendered ConfigMaps', async () => {
+    const component = new LlamaStackWithProviders('outputs', { ...THREE_PROVIDERS, port: 9000 });
+    expect(await valueOf(component.serviceName)).toBe('outputs-service');
+    expect(await valueOf(component.servicePort)).toBe(9000);
+    expect(await valueOf(component.configMapNames)).toEqual(['outputs-init-scripts']);
+  });
+
+  test('accepts outputs of other resources for the namespace and images', async () => {
+    const namespace = new k8s.core.v1.Namespace('ns', { metadata: { name: 'models' } });
+    const tag = pulumi.output('1.2.3');
+    const component = new LlamaStackWithProviders('deferred', {
+      namespace: namespace.metadata.name,
+      distribution: { image: pulumi.interpolate`quay.io/acme/llama-stack:${tag}` },
+      externalProviders: { inference: [{ providerId: 'custom-vllm', image: pulumi.interpolate`quay.io/acme/vllm-provider:${tag}` }] },
+    });
+    await settled(component.resources);
+    const deployment = ofComponent('deferred').find((r) => r.type === 'kubernetes:apps/v1:Deployment')!.inputs;
+    expect(deployment.metadata.namespace).toBe('models');
+    const pod = deployment.spec.template.spec;
+    expect(pod.containers[0].image).toBe('quay.io/acme/llama-stack:1.2.3');
+    const install = pod.initContainers[0];
+    expect(install.image).toBe('quay.io/acme/vllm-provider:1.2.3');
+    // The image also sits inside a larger string (the crd-config document): substituted there too.
+    expect(JSON.parse(install.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value).image).toBe('quay.io/acme/vllm-provider:1.2.3');
+    expect(JSON.stringify(ofComponent('deferred').map((r) => r.inputs))).not.toContain('pulumi-deferred');
+  });
+
+  test('invalid props fail before anything is registered, with the construct\'s message', () => {
+    const before = registered.length;
+    expect(() => new LlamaStackWithProviders('invalid', { distribution: { name: 'nope' } }))
+      .toThrow("distribution.name: 'nope' is not a known distribution");
+    expect(registered.filter((r) => r.name.startsWith('invalid')).length).toBe(0);
+    expect(registered.length).toBeGreaterThanOrEqual(before);
+  });
+
+  test('an output that turns out invalid fails with the construct\'s validation message', async () => {
+    // The component validates the real values through the construct once the outputs are known
+    // (DeferredValues.substitute's check); a failing check rejects every value derived from it,
+    // which fails the registrations under the real engine. Here one derived value is observed.
+    const deferred = new DeferredValues();
+    const props = { distribution: { name: 'starter' }, externalProviders: { inference: [{ providerId: 'p', image: deferred.placeholder(pulumi.output('not an image'), 'image') }] } };
+    const [object] = deferred.substitute([{ image: props.externalProviders.inference[0].image }], (values) => {
+      synthesizeObjects(undefined, (scope) => new cdk8s.LlamaStackWithProviders(scope, 'late', deferred.resolve(props, values)));
+    });
+    await expect(valueOf(object.image)).rejects.toThrow("externalProviders.inference[0].image: 'not an image' is not a valid image reference");
+  });
+});
