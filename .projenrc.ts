@@ -9,7 +9,8 @@ const project = new typescript.TypeScriptProject({
   defaultReleaseBranch: 'main',
   packageManager: javascript.NodePackageManager.NPM,
   projenrcTs: true,
-  minNodeVersion: '20.0.0',
+  // require() of ES modules (the CEL library is ESM-only) works natively from Node 20.19.
+  minNodeVersion: '20.19.0',
   typescriptVersion: '~5.9.3',
 
   deps: [
@@ -19,6 +20,8 @@ const project = new typescript.TypeScriptProject({
     'yaml@^2.8.0',
     'ajv@^8.17.0',
     '@marcbachmann/cel-js@^8.0.0',
+    // Schemas of the core Kubernetes kinds (v4: the last line that ships CommonJS).
+    'kubernetes-models@^4.5.1',
   ],
   // Pulumi users bring their own SDK and Kubernetes provider (the `kube-inference-constructs/pulumi` entry point).
   peerDeps: ['@pulumi/pulumi@^3.100.0', '@pulumi/kubernetes@^4.10.0'],
@@ -40,6 +43,11 @@ const project = new typescript.TypeScriptProject({
       testMatch: ['<rootDir>/test/**/*.test.ts'],
       collectCoverage: false,
       testTimeout: 120_000,
+      // Jest on Node 20 cannot require() ES modules: compile the ESM-only CEL library to CommonJS.
+      transformIgnorePatterns: ['/node_modules/(?!@marcbachmann/cel-js/)'],
+      transform: {
+        '^.+/@marcbachmann/cel-js/.+\\.js$': new javascript.Transform('ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', moduleResolution: 'node10', isolatedModules: true } }),
+      },
     },
   },
   tsconfig: {
@@ -64,7 +72,7 @@ project.package.addField('exports', {
   './pulumi': { types: './lib/pulumi/index.d.ts', default: './lib/pulumi/index.js' },
   './package.json': './package.json',
 });
-project.package.addField('files', ['lib', 'README.md', 'LICENSE', 'API.md']);
+project.package.addField('files', ['lib', 'crds', 'README.md', 'LICENSE', 'API.md']);
 
 // The init-container scripts are read at run time from beside the compiled module.
 project.compileTask.exec('cp src/llama-stack/scripts/*.sh src/llama-stack/scripts/*.py lib/llama-stack/scripts/');
@@ -85,5 +93,8 @@ docgenCheck.exec('node scripts/docgen.mjs --check');
 // The test command compiles first (CLI tests run the built binary), then checks generated files.
 project.testTask.prependSpawn(project.compileTask);
 project.testTask.spawn(docgenCheck);
+// src/imports/ is generated from crds/ by `cdk8s import`; stale generated code fails the tests.
+project.addTask('import-crds', { description: 'Regenerate src/imports/ from crds/ with cdk8s import', exec: 'node scripts/import-crds.mjs' });
+project.testTask.spawn(project.addTask('import-crds:check', { description: 'Fail when src/imports/ is stale', exec: 'node scripts/import-crds.mjs --check' }));
 
 project.synth();

@@ -3,3 +3,4 @@ export * from './errors';
 export * from './warnings';
 export * from './labels';
 export * from './llama-stack';
+export * from './model-deployment';

@@ -2,6 +2,7 @@ import { execFileSync } from 'child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { cli } from './cli/run';
 
 // Every example is synthesised with the real cdk8s CLI, as a user would, against the compiled
 // package (the test task compiles first). The output must equal the manifests committed in the
@@ -12,7 +13,7 @@ const EXAMPLES = readdirSync(join(ROOT, 'examples')).filter((d) => existsSync(jo
 
 const synth = (example: string): Record<string, string> => {
   const out = mkdtempSync(join(tmpdir(), `synth-${example}-`));
-  execFileSync(CDK8S, ['synth', '--output', out], { cwd: join(ROOT, 'examples', example), stdio: 'pipe' });
+  execFileSync(CDK8S, ['synth', '--no-check-upgrade', '--output', out], { cwd: join(ROOT, 'examples', example), stdio: 'pipe' });
   return Object.fromEntries(readdirSync(out).sort().map((f) => [f, readFileSync(join(out, f), 'utf8')]));
 };
 
@@ -30,6 +31,12 @@ describe.each(EXAMPLES)('examples/%s', (example) => {
     expect(Object.keys(first).length).toBeGreaterThan(0);
     // On failure: run `npx projen synth-examples` and commit examples/*/dist/.
     expect(first).toEqual(committed);
+  });
+
+  test('every rendered object validates against the Kubernetes and CRD schemas (kube-inference validate)', async () => {
+    const r = await cli(['validate', '--strict', join(ROOT, 'examples', example, 'dist')]);
+    expect(r.stderr).toMatch(/^\d+ object\(s\): \d+ valid, 0 invalid, 0 without a schema\n$/);
+    expect(r.code).toBe(0);
   });
 
   test('synthesises identical bytes twice', () => {

@@ -4,6 +4,7 @@ import { parseArgs } from 'util';
 import { Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ValidationError } from '../errors';
+import { MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND, renderModelDeploymentDocument } from '../model-deployment/document';
 import { synthesizeObjects } from '../synth';
 import { readInputs } from './inputs';
 import { Command, UsageError } from './io';
@@ -18,11 +19,13 @@ interface DocumentRenderer {
 
 const RENDERERS: readonly DocumentRenderer[] = [
   { kind: 'LlamaStackDistribution', apiVersions: [LLSD_API_VERSION], render: renderLlamaStackDocument },
+  { kind: MODEL_DEPLOYMENT_KIND, apiVersions: MODEL_DEPLOYMENT_API_VERSIONS, render: renderModelDeploymentDocument },
 ];
 
 const USAGE = `Usage: kube-inference render [FILE ...] [-o DIR]
 
-Renders LlamaStackDistribution documents (${LLSD_API_VERSION}) into Kubernetes manifests,
+Renders LlamaStackDistribution (${LLSD_API_VERSION}) and ModelDeployment
+(${MODEL_DEPLOYMENT_API_VERSIONS.join(', ')}) documents into Kubernetes manifests,
 through the same constructs a cdk8s or Pulumi program uses.
 
   FILE        multi-document YAML input; '-' (or no FILE) reads standard input
@@ -42,7 +45,7 @@ interface Rendered {
 
 export const renderCommand: Command = {
   name: 'render',
-  summary: 'Render LlamaStackDistribution documents into Kubernetes manifests',
+  summary: 'Render LlamaStackDistribution and ModelDeployment documents into manifests',
   usage: USAGE,
   run: async (args, io) => {
     let parsed;

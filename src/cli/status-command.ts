@@ -1,0 +1,81 @@
+import { parseArgs } from 'util';
+import { stringify } from 'yaml';
+import { readInputs } from './inputs';
+import { Command, UsageError } from './io';
+import { isRecord } from '../model-deployment/checks';
+import { ModelDeploymentStatus } from '../model-deployment/status';
+import { translateStatus } from '../model-deployment/translate-status';
+
+const USAGE = `Usage: kube-inference status -f FILE [-o yaml|json]
+
+Prints the unified status of model deployments (phase, message, replicas, endpoint, provider)
+from their upstream resources as saved with \`kubectl get -o yaml\`: KAITO Workspaces, Dynamo
+DynamoGraphDeployments and KubeRay RayServices, one resource or a List of them.
+
+  -f, --filename FILE  the saved resources; '-' reads standard input (repeatable)
+  -o, --output FORMAT  yaml (default: one document per resource) or json (an object for one
+                       resource, an array for several)
+
+Example:
+  kubectl get dynamographdeployment llama-8b -o yaml | kube-inference status -f -
+
+Exit code 1, with nothing on standard output, when an input cannot be read or holds a resource no
+provider understands.
+`;
+
+/** `kube-inference status`: the unified status of saved upstream resources. */
+export const statusCommand: Command = {
+  name: 'status',
+  summary: 'Print the unified status of saved Workspace/DynamoGraphDeployment/RayService resources',
+  usage: USAGE,
+  run: async (args, io) => {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args,
+        options: { filename: { type: 'string', short: 'f', multiple: true }, output: { type: 'string', short: 'o', default: 'yaml' } },
+      });
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const files = parsed.values.filename ?? [];
+    if (files.length === 0) throw new UsageError('missing -f FILE (use -f - for standard input)');
+    const format = parsed.values.output;
+    if (format !== 'yaml' && format !== 'json') throw new UsageError(`unknown output format '${format}': use yaml or json`);
+
+    const inputs = await readInputs(files, io);
+    if (!inputs.ok) {
+      io.stderr(inputs.errors.map((e) => `error: ${e}\n`).join(''));
+      return 1;
+    }
+    const statuses: ModelDeploymentStatus[] = [];
+    const errors: string[] = [];
+    for (const input of inputs.documents) {
+      // `kubectl get` prints several resources as a List.
+      const items: unknown[] = isRecord(input.value) && Array.isArray(input.value.items) ? input.value.items : [input.value];
+      items.forEach((item, i) => {
+        const where = `${input.source} document ${input.index + 1}${items.length > 1 || item !== input.value ? ` item ${i + 1}` : ''}`;
+        try {
+          statuses.push(translateStatus(item));
+        } catch (e) {
+          errors.push(`${where}: ${(e as Error).message}`);
+        }
+      });
+    }
+    if (errors.length > 0) {
+      io.stderr(errors.map((e) => `error: ${e}\n`).join(''));
+      return 1;
+    }
+    const plain = statuses.map(withoutUndefined);
+    if (format === 'json') {
+      io.stdout(`${JSON.stringify(plain.length === 1 ? plain[0] : plain, undefined, 2)}\n`);
+    } else {
+      io.stdout(plain.map((s) => stringify(s, { lineWidth: 0 })).join('---\n'));
+    }
+    return 0;
+  },
+};
+
+function withoutUndefined(status: ModelDeploymentStatus): ModelDeploymentStatus {
+  return JSON.parse(JSON.stringify(status)) as ModelDeploymentStatus;
+}

@@ -1,0 +1,99 @@
+import { readdirSync, statSync } from 'fs';
+import { join, resolve } from 'path';
+import { parseArgs } from 'util';
+import { ManifestValidator } from '../schema/manifest-validator';
+import { readInputs } from './inputs';
+import { Command, UsageError } from './io';
+
+const USAGE = `Usage: kube-inference validate [FILE|DIR ...] [--crd FILE ...] [--strict]
+
+Validates Kubernetes manifests (ours or not): core and built-in kinds against the Kubernetes
+OpenAPI schema, custom resources against the vendored KAITO, Dynamo and KubeRay CRDs and any CRD
+given with --crd.
+
+  FILE|DIR     multi-document YAML; a directory means every *.yaml/*.yml below it;
+               '-' (or nothing) reads standard input
+  --crd FILE   also validate against the CRDs in FILE (repeatable)
+  --strict     objects with no schema are errors, not warnings
+
+Exit code 0 when every object is valid, 1 when any is invalid (each named on stderr with the
+field and the reason), 2 on bad usage.
+`;
+
+export const validateCommand: Command = {
+  name: 'validate',
+  summary: 'Validate manifests against the Kubernetes and CRD schemas',
+  usage: USAGE,
+  run: async (args, io) => {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args,
+        allowPositionals: true,
+        options: { crd: { type: 'string', multiple: true }, strict: { type: 'boolean' } },
+      });
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const files = parsed.positionals.flatMap((p) => expand(p, io.cwd));
+    const inputs = await readInputs(files, io);
+    if (!inputs.ok) {
+      io.stderr(inputs.errors.map((e) => `error: ${e}\n`).join(''));
+      return 1;
+    }
+    let validator: ManifestValidator;
+    try {
+      validator = ManifestValidator.withVendoredCrds((parsed.values.crd ?? []).map((f) => resolve(io.cwd, f)));
+    } catch (e) {
+      io.stderr(`error: cannot load the CRDs: ${(e as Error).message}\n`);
+      return 1;
+    }
+    const counts = { valid: 0, invalid: 0, unknown: 0 };
+    for (const input of inputs.documents) {
+      const obj = input.value;
+      const label = `${input.source} document ${input.index + 1} (${obj?.kind ?? 'unknown kind'}${typeof obj?.metadata?.name === 'string' ? ` "${obj.metadata.name}"` : ''})`;
+      const result = validator.validate(obj);
+      const unknown = result.against === 'unknown' && result.valid;
+      if (!result.valid || (unknown && parsed.values.strict)) {
+        counts.invalid++;
+        for (const v of result.violations) {
+          io.stderr(`error: ${label}: ${v.path || '(object)'}: ${v.message}\n`);
+        }
+        if (unknown) {
+          io.stderr(`error: ${label}: ${result.notes.join('; ')}\n`);
+        }
+      } else if (unknown) {
+        counts.unknown++;
+        io.stderr(`warning: ${label}: ${result.notes.join('; ')}\n`);
+      } else {
+        counts.valid++;
+        for (const note of result.notes) {
+          io.stderr(`note: ${label}: ${note}\n`);
+        }
+      }
+    }
+    const total = counts.valid + counts.invalid + counts.unknown;
+    io.stderr(`${total} object(s): ${counts.valid} valid, ${counts.invalid} invalid, ${counts.unknown} without a schema\n`);
+    return counts.invalid > 0 ? 1 : 0;
+  },
+};
+
+/** A directory stands for the YAML files below it, in a stable order. */
+function expand(path: string, cwd: string): string[] {
+  if (path === '-') {
+    return [path];
+  }
+  const full = resolve(cwd, path);
+  let isDir = false;
+  try {
+    isDir = statSync(full).isDirectory();
+  } catch {
+    return [path]; // reported by the reader as missing
+  }
+  if (!isDir) {
+    return [path];
+  }
+  return readdirSync(full, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((e) => (e.isDirectory() ? expand(join(path, e.name), cwd) : /\.ya?ml$/.test(e.name) ? [join(path, e.name)] : []));
+}

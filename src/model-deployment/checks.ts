@@ -1,0 +1,172 @@
+// Small shape checks over untrusted input (a YAML document's spec, or props from JavaScript),
+// each recording a problem at the field's path instead of throwing at the first mistake.
+import { ProblemCollector } from '../errors';
+
+/** A Kubernetes quantity (`4`, `500m`, `32Gi`, `1e3`), as the API server parses it. */
+export const QUANTITY = /^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$/;
+/** RFC 1123 subdomain: Secret and ConfigMap names. */
+export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** RFC 1035 label: names that become Service names (must start with a letter). */
+export const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/** A plain object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `a.b` from `a` and `b`; `b` alone when the base is empty. */
+export function joinPath(base: string, field: string): string {
+  return base === '' ? field : `${base}.${field}`;
+}
+
+/** How a value reads in a message: its JSON, or its type for big values. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a map';
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+/**
+ * Validates and reads fields of untrusted objects. Every method records a problem (and returns
+ * `undefined`) instead of throwing, so one pass reports every mistake.
+ */
+export class ShapeChecker {
+  public constructor(public readonly problems: ProblemCollector) {}
+
+  /** A map with only the given keys; unknown keys are problems. Returns the map or undefined. */
+  public object(value: unknown, path: string, allowed: readonly string[]): Record<string, unknown> | undefined {
+    if (value === undefined) return undefined;
+    if (!isRecord(value)) {
+      this.problems.add(path, `expected a map, got ${describeValue(value)}`);
+      return undefined;
+    }
+    for (const key of Object.keys(value)) {
+      if (!allowed.includes(key)) {
+        this.problems.add(joinPath(path, key), `unknown field; expected one of: ${allowed.join(', ')}`);
+      }
+    }
+    return value;
+  }
+
+  /** A string (optionally non-empty and matching a pattern). */
+  public string(value: unknown, path: string, options: { pattern?: RegExp; patternHint?: string; allowEmpty?: boolean } = {}): string | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') {
+      this.problems.add(path, `expected a string, got ${describeValue(value)}`);
+      return undefined;
+    }
+    if (!options.allowEmpty && value.length === 0) {
+      this.problems.add(path, 'must not be empty');
+      return undefined;
+    }
+    if (options.pattern && !options.pattern.test(value)) {
+      this.problems.add(path, `${JSON.stringify(value)} is not ${options.patternHint ?? `matching ${options.pattern}`}`);
+      return undefined;
+    }
+    return value;
+  }
+
+  /** One of the given strings. */
+  public enumeration<T extends string>(value: unknown, path: string, allowed: readonly T[]): T | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+      this.problems.add(path, `expected one of ${allowed.join(', ')}, got ${describeValue(value)}`);
+      return undefined;
+    }
+    return value as T;
+  }
+
+  /** An integer >= min. */
+  public integer(value: unknown, path: string, min = 0): number | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+      this.problems.add(path, `expected an integer, got ${describeValue(value)}`);
+      return undefined;
+    }
+    if (value < min) {
+      this.problems.add(path, `must be at least ${min}, got ${value}`);
+      return undefined;
+    }
+    return value;
+  }
+
+  /** A boolean. */
+  public boolean(value: unknown, path: string): boolean | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'boolean') {
+      this.problems.add(path, `expected true or false, got ${describeValue(value)}`);
+      return undefined;
+    }
+    return value;
+  }
+
+  /** A Kubernetes quantity such as `32Gi` or `500m`. */
+  public quantity(value: unknown, path: string): string | undefined {
+    if (typeof value === 'number') {
+      this.problems.add(path, `expected a quantity string, got number ${value} (quote it: "${value}")`);
+      return undefined;
+    }
+    return this.string(value, path, { pattern: QUANTITY, patternHint: 'a Kubernetes quantity such as "4", "500m" or "32Gi"' });
+  }
+
+  /** A map of strings to strings. */
+  public stringMap(value: unknown, path: string): Record<string, string> | undefined {
+    if (value === undefined) return undefined;
+    if (!isRecord(value)) {
+      this.problems.add(path, `expected a map of strings, got ${describeValue(value)}`);
+      return undefined;
+    }
+    let ok = true;
+    for (const [key, item] of Object.entries(value)) {
+      if (typeof item !== 'string') {
+        this.problems.add(joinPath(path, key), `expected a string, got ${describeValue(item)}`);
+        ok = false;
+      }
+    }
+    return ok ? value as Record<string, string> : undefined;
+  }
+
+  /** A map of Kubernetes labels (valid keys and values) or annotations (valid keys). */
+  public labelMap(value: unknown, path: string, kind: 'label' | 'annotation'): Record<string, string> | undefined {
+    const map = this.stringMap(value, path);
+    if (!map) return undefined;
+    let ok = true;
+    for (const [key, item] of Object.entries(map)) {
+      if (!isQualifiedName(key)) {
+        this.problems.add(joinPath(path, key), `${JSON.stringify(key)} is not a valid ${kind} key ([prefix/]name, name at most 63 characters)`);
+        ok = false;
+      }
+      if (kind === 'label' && (item.length > 63 || !LABEL_VALUE.test(item))) {
+        this.problems.add(joinPath(path, key), `${JSON.stringify(item)} is not a valid label value (at most 63 alphanumerics, '-', '_' or '.')`);
+        ok = false;
+      }
+    }
+    return ok ? map : undefined;
+  }
+
+  /** A list. */
+  public list(value: unknown, path: string): unknown[] | undefined {
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value)) {
+      this.problems.add(path, `expected a list, got ${describeValue(value)}`);
+      return undefined;
+    }
+    return value;
+  }
+}
+
+/** A valid label or annotation key: `[DNS-subdomain prefix/]name`. */
+export function isQualifiedName(key: string): boolean {
+  const parts = key.split('/');
+  if (parts.length > 2) return false;
+  const name = parts[parts.length - 1];
+  if (name.length === 0 || name.length > 63 || !LABEL_NAME.test(name)) return false;
+  if (parts.length === 2) {
+    return parts[0].length > 0 && parts[0].length <= 253 && DNS1123_SUBDOMAIN.test(parts[0]);
+  }
+  return true;
+}

@@ -1,0 +1,134 @@
+import { ApiObject, ApiObjectMetadata, Names } from 'cdk8s';
+import { Construct } from 'constructs';
+import { Problem, ProblemCollector, ValidationError } from '../errors';
+import { addWarning } from '../warnings';
+import { DNS1035_LABEL, ShapeChecker } from './checks';
+import { commonLabels, podLabels, PROVIDER_ANNOTATION, propagatedLabels, resourceLabels, SELECTION_REASON_ANNOTATION } from './metadata';
+import { checkOverrides } from './overrides';
+import { InferenceProvider } from './provider';
+import { ProviderRegistry } from './registry';
+import { selectProvider } from './selection';
+import { ResolvedModelDeployment, resolveSpec } from './resolved-spec';
+import { ModelDeploymentSpec } from './types';
+import { CORE_MESSAGES, validateModelDeploymentSpec } from './validation';
+
+/** Props of {@link ModelDeployment}: the unified spec of seed 003 §4.1, plus where and how to render it. */
+export interface ModelDeploymentProps extends ModelDeploymentSpec {
+  /**
+   * Name, namespace, labels and annotations. Only labels with the `kube-inference.io/` prefix are
+   * copied to the provider resource (seed 003 §4.12); annotations are copied.
+   * @default - name derived from the construct path, the chart's namespace
+   */
+  readonly metadata?: ApiObjectMetadata;
+  /**
+   * The providers to choose from: add a third-party provider, or configure the built-ins.
+   * @default ProviderRegistry.builtIn()
+   */
+  readonly providers?: ProviderRegistry;
+  /**
+   * API versions the target cluster serves (`kubectl api-versions`). When given, the chosen
+   * provider's CRD version must be one of them ("Provider '{name}' CRD not installed in cluster").
+   * @default - not checked
+   */
+  readonly clusterApiVersions?: string[];
+}
+
+/**
+ * One LLM deployment, rendered at synth time into the custom resource of the provider that runs
+ * it: a KAITO `Workspace`, an NVIDIA Dynamo `DynamoGraphDeployment` or a KubeRay `RayService`
+ * (or a registered third-party provider's resource).
+ *
+ * Invalid props fail the synth with every problem listed; the provider is the one named in
+ * `provider.name` or chosen by the selection algorithm, and the choice and its reason are recorded
+ * on the resource (`kube-inference.io/provider`, `kube-inference.io/selection-reason`).
+ */
+export class ModelDeployment extends Construct {
+  /** Name of the rendered resources. */
+  public readonly name: string;
+  /** The provider that rendered this deployment. */
+  public readonly provider: InferenceProvider;
+  /** Why that provider was chosen. */
+  public readonly selectionReason: string;
+  /** The primary rendered resource (Workspace, DynamoGraphDeployment, RayService, ...). */
+  public readonly resource: ApiObject;
+  /** The validated spec with defaults applied. */
+  public readonly deployment: ResolvedModelDeployment;
+
+  public constructor(scope: Construct, id: string, props: ModelDeploymentProps) {
+    super(scope, id);
+    const subject = `ModelDeployment '${this.node.path}'`;
+    const { metadata = {}, providers, clusterApiVersions, ...spec } = props;
+
+    // 1. The spec on its own: shapes and the core rules of seed 003 §8.
+    const problems = new ProblemCollector();
+    const validation = validateModelDeploymentSpec(spec);
+    validation.problems.forEach((p) => problems.add(p.field, p.message));
+    this.name = metadata.name ?? Names.toDnsLabel(this);
+    checkMetadata(problems, metadata, this.name);
+    problems.throwIfAny(subject);
+    validation.warnings.forEach((w) => addWarning(this, w));
+
+    // 2. The provider: named, or selected by the providers' rules.
+    const deployment = resolveSpec(spec as ModelDeploymentSpec, this.name, metadata.namespace);
+    const registry = providers ?? ProviderRegistry.builtIn();
+    const selected = selectProvider(deployment, registry);
+    selected.warnings.forEach((w) => addWarning(this, w));
+    if (!selected.selection) throw new ValidationError(subject, [selected.problem!]);
+    const { provider, reason, explicit } = selected.selection;
+
+    // 3. What the provider makes of it: compatibility (§8, second table), overrides, installed CRD.
+    const providerProblems: Problem[] = [...provider.checkCompatibility(deployment)];
+    const overrides = checkOverrides(provider.name, provider.overrides, spec.provider?.overrides);
+    providerProblems.push(...overrides.problems);
+    if (clusterApiVersions && !clusterApiVersions.includes(provider.resourceType.apiVersion)) {
+      providerProblems.push({ field: 'provider.name', message: CORE_MESSAGES.crdNotInstalled(provider.name) });
+    }
+    if (providerProblems.length > 0) {
+      if (!explicit) {
+        providerProblems.push({ field: 'provider.name', message: `'${provider.name}' was selected automatically (${reason}); set provider.name to choose another provider` });
+      }
+      throw new ValidationError(subject, providerProblems);
+    }
+    overrides.warnings.forEach((w) => addWarning(this, w));
+
+    // 4. Render.
+    const { kept, dropped } = propagatedLabels(metadata.labels ?? {});
+    if (dropped.length > 0) {
+      addWarning(this, `metadata.labels ${dropped.join(', ')} not copied to the ${provider.resourceType.kind}: only labels with `
+        + 'the kube-inference.io/ prefix are (use podTemplate.metadata.labels for pod labels)');
+    }
+    this.provider = provider;
+    this.selectionReason = reason;
+    this.deployment = deployment;
+    this.resource = provider.render({
+      scope: this,
+      deployment,
+      metadata: {
+        name: this.name,
+        namespace: metadata.namespace,
+        labels: resourceLabels(deployment, provider.name, kept),
+        annotations: { ...metadata.annotations, [PROVIDER_ANNOTATION]: provider.name, [SELECTION_REASON_ANNOTATION]: reason },
+      },
+      podLabels: podLabels(deployment),
+      podAnnotations: { ...deployment.podMetadata.annotations },
+      commonLabels: commonLabels(deployment, provider.name),
+      warn: (message) => addWarning(this, message),
+    });
+  }
+}
+
+/**
+ * The name becomes Service names (KAITO's Service is the Workspace's name; Dynamo and KubeRay add
+ * suffixes), so it must be an RFC 1035 label.
+ */
+function checkMetadata(problems: ProblemCollector, metadata: ApiObjectMetadata, name: string): void {
+  const check = new ShapeChecker(problems);
+  if (name.length > 63 || !DNS1035_LABEL.test(name)) {
+    problems.add('metadata.name', `${JSON.stringify(name)} is not a valid name: lower-case letters, digits and '-', starting with a letter, at most 63 characters`);
+  }
+  if (metadata.namespace !== undefined) {
+    check.string(metadata.namespace, 'metadata.namespace', { pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, patternHint: 'a namespace name (DNS label)' });
+  }
+  check.labelMap(metadata.labels, 'metadata.labels', 'label');
+  check.labelMap(metadata.annotations, 'metadata.annotations', 'annotation');
+}

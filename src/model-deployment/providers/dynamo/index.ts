@@ -1,0 +1,4 @@
+export * from './provider';
+export * from './plan';
+export * from './status';
+export * from './transformer-v1alpha1';

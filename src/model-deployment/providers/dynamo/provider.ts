@@ -1,0 +1,141 @@
+import { ApiObject } from 'cdk8s';
+import { Problem } from '../../../errors';
+import { QUANTITY } from '../../checks';
+import { OverrideSchema, overrideValue } from '../../overrides';
+import { InferenceProvider, RenderContext, ResourceType, SelectionRule } from '../../provider';
+import { ResolvedModelDeployment } from '../../resolved-spec';
+import { ModelDeploymentStatus, UpstreamResource } from '../../status';
+import { argsConflicts, nameLengthProblem } from '../common';
+import { DYNAMO_FRONTEND_DEFAULTS, dynamoOwnedFlags, planDynamo } from './plan';
+import { translateDynamoStatus } from './status';
+import { DynamoTransformer, DynamoV1Alpha1Transformer } from './transformer-v1alpha1';
+
+/** Options of the Dynamo provider. */
+export interface DynamoProviderOptions {
+  /**
+   * The DynamoGraphDeployment schema version to render; one transformer exists per version.
+   * @default 'nvidia.com/v1alpha1'
+   */
+  readonly apiVersion?: string;
+  /**
+   * Dynamo release of the default runtime images (`nvcr.io/nvidia/ai-dynamo/<engine>-runtime:<version>`).
+   * The default is a release whose vLLM worker takes `--disaggregation-mode`.
+   * @default '1.0.1'
+   */
+  readonly version?: string;
+}
+
+/** The default Dynamo release for images. */
+export const DEFAULT_DYNAMO_VERSION = '1.0.1';
+
+/** Transformers by schema version (seed 003 §3.12); `nvidia.com/v1beta1` goes beside this one. */
+const TRANSFORMERS: readonly DynamoTransformer[] = [new DynamoV1Alpha1Transformer()];
+
+/** The messages of seed 003 §8 (provider compatibility) for Dynamo. */
+export const DYNAMO_MESSAGES = {
+  llamacpp: 'Dynamo does not support llamacpp engine',
+  requiresGpu: 'Dynamo requires GPU (set resources.gpu.count > 0)',
+  modelIdRequired: 'Dynamo workers need model.id: the Hugging Face id, or for source custom the model path inside the image',
+} as const;
+
+/** Documented `provider.overrides` of Dynamo (seed 003 §4.15). */
+export const DYNAMO_OVERRIDES: OverrideSchema = {
+  routerMode: {
+    type: 'string',
+    enum: ['kv', 'round-robin', 'random', 'none'],
+    default: DYNAMO_FRONTEND_DEFAULTS.routerMode,
+    description: 'Request routing strategy of the frontend (`--router-mode`); `none` leaves it unset.',
+  },
+  frontend: {
+    type: 'object',
+    description: 'The frontend (router) component.',
+    properties: {
+      replicas: { type: 'integer', minimum: 1, default: DYNAMO_FRONTEND_DEFAULTS.replicas, description: 'Number of frontend/router pods.' },
+      resources: {
+        type: 'object',
+        description: 'Frontend resource requests.',
+        properties: {
+          cpu: { type: 'string', default: DYNAMO_FRONTEND_DEFAULTS.cpu, description: 'CPU request for the frontend.' },
+          memory: { type: 'string', default: DYNAMO_FRONTEND_DEFAULTS.memory, description: 'Memory request for the frontend.' },
+        },
+      },
+    },
+  },
+};
+
+/**
+ * NVIDIA Dynamo (`DynamoGraphDeployment`): GPU only; vLLM, SGLang and TensorRT-LLM; aggregated and
+ * disaggregated (prefill/decode) serving. The default GPU provider (seed 003 §4.4).
+ */
+export class DynamoProvider implements InferenceProvider {
+  public readonly name = 'dynamo';
+  public readonly displayName = 'Dynamo';
+  public readonly documentation = 'https://github.com/ai-dynamo/dynamo';
+  public readonly capabilities = {
+    engines: ['vllm', 'sglang', 'trtllm'] as const,
+    servingModes: ['aggregated', 'disaggregated'] as const,
+    cpuSupport: false,
+    gpuSupport: true,
+  };
+  public readonly selectionRules: readonly SelectionRule[] = [
+    { condition: "spec.engine.type == 'trtllm'", priority: 400, reason: 'engine=trtllm → dynamo (only trtllm provider)' },
+    { condition: "spec.engine.type == 'sglang'", priority: 400, reason: 'engine=sglang → dynamo (only sglang provider)' },
+    { condition: "spec.serving.mode == 'disaggregated'", priority: 200, reason: 'mode=disaggregated → dynamo (best disaggregated support)' },
+    { condition: 'true', priority: 100, reason: 'default → dynamo (GPU inference default)' },
+  ];
+  public readonly overrides = DYNAMO_OVERRIDES;
+  public readonly resourceType: ResourceType;
+  /** Dynamo release of the default images. */
+  public readonly version: string;
+  private readonly transformer: DynamoTransformer;
+
+  public constructor(options: DynamoProviderOptions = {}) {
+    const apiVersion = options.apiVersion ?? 'nvidia.com/v1alpha1';
+    const transformer = TRANSFORMERS.find((t) => t.apiVersion === apiVersion);
+    if (!transformer) {
+      throw new Error(`Dynamo apiVersion ${JSON.stringify(apiVersion)} has no transformer; supported: ${TRANSFORMERS.map((t) => t.apiVersion).join(', ')}`);
+    }
+    this.transformer = transformer;
+    this.resourceType = { apiVersion, kind: 'DynamoGraphDeployment' };
+    this.version = options.version ?? DEFAULT_DYNAMO_VERSION;
+  }
+
+  public checkCompatibility(d: ResolvedModelDeployment): Problem[] {
+    const problems: Problem[] = [];
+    if (d.engine.type === 'llamacpp') problems.push({ field: 'engine.type', message: DYNAMO_MESSAGES.llamacpp });
+    if (d.mode === 'aggregated' && d.resources.gpu.count === 0) problems.push({ field: 'resources.gpu.count', message: DYNAMO_MESSAGES.requiresGpu });
+    if (d.model.id === undefined) problems.push({ field: 'model.id', message: DYNAMO_MESSAGES.modelIdRequired });
+    problems.push(...argsConflicts(d, dynamoOwnedFlags(d.engine.type)));
+    for (const field of ['cpu', 'memory']) {
+      const value = overrideValue(d.overrides, ['frontend', 'resources', field]);
+      if (typeof value === 'string' && !QUANTITY.test(value)) {
+        problems.push({ field: `provider.overrides.frontend.resources.${field}`, message: `${JSON.stringify(value)} is not a Kubernetes quantity such as "2" or "4Gi"` });
+      }
+    }
+    if (this.capabilities.engines.includes(d.engine.type as never)) {
+      // The operator names each component's Service `<name>-<service key, lower-cased>`.
+      const longest = planDynamo(d, { version: this.version }).components
+        .map((c) => c.key.toLowerCase()).reduce((a, b) => b.length > a.length ? b : a);
+      problems.push(...nameLengthProblem(d.name, 63 - longest.length - 1, `Dynamo names a Service "<name>-${longest}" (at most 63 characters)`));
+    }
+    return problems;
+  }
+
+  public render(context: RenderContext): ApiObject {
+    const d = context.deployment;
+    return this.transformer.render(context.scope, context.metadata, planDynamo(d, { version: this.version }), {
+      labels: context.podLabels,
+      annotations: context.podAnnotations,
+      nodeSelector: d.nodeSelector,
+      tolerations: d.tolerations,
+    });
+  }
+
+  public handlesResource(type: ResourceType): boolean {
+    return type.kind === 'DynamoGraphDeployment' && type.apiVersion === 'nvidia.com/v1alpha1';
+  }
+
+  public translateStatus(resource: UpstreamResource): ModelDeploymentStatus {
+    return translateDynamoStatus(resource, this.name);
+  }
+}

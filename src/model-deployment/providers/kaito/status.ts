@@ -1,0 +1,52 @@
+// KAITO Workspace status → unified status (seed 003 §4.9, corrected by upstream: KAITO reports
+// conditions — ResourceReady, InferenceReady, WorkspaceSucceeded — and `status.state`, one of
+// Pending, Ready, NotReady, Running, Succeeded, Failed; WorkspaceSucceeded=False with reason
+// `workspacePending` means "not done yet", not failure).
+import { SELECTION_REASON_ANNOTATION } from '../../metadata';
+import { conditionsOf, countOf, findCondition, isTerminating, ModelDeploymentStatus, textOf, UpstreamResource } from '../../status';
+
+/** Port of the Service KAITO creates in front of the inference pods. */
+export const KAITO_SERVICE_PORT = 80;
+
+/** Maps a Workspace (with `status`) to the unified status. */
+export function translateWorkspaceStatus(workspace: UpstreamResource, providerName = 'kaito'): ModelDeploymentStatus {
+  const name = workspace.metadata?.name ?? '';
+  const resource = workspace.resource as { count?: unknown } | undefined;
+  const desired = countOf(resource?.count) ?? 1;
+  const base = {
+    provider: {
+      name: providerName,
+      resourceName: name,
+      resourceKind: workspace.kind,
+      selectedReason: workspace.metadata?.annotations?.[SELECTION_REASON_ANNOTATION],
+    },
+    endpoint: { service: name, port: KAITO_SERVICE_PORT },
+  };
+  const notReady = { desired, ready: 0, available: 0 };
+  const state = textOf((workspace.status as { state?: unknown } | undefined)?.state);
+
+  if (isTerminating(workspace)) {
+    return { ...base, phase: 'Terminating', replicas: notReady };
+  }
+  if (findCondition(workspace, 'WorkspaceSucceeded')?.status === 'True' || state === 'Ready' || state === 'Succeeded') {
+    return { ...base, phase: 'Running', replicas: { desired, ready: desired, available: desired } };
+  }
+  // An error condition: a False condition whose reason names a failure.
+  const failed = conditionsOf(workspace).find((c) => c.status === 'False' && /fail|error/i.test(c.reason ?? ''));
+  if (failed || state === 'Failed') {
+    return { ...base, phase: 'Failed', message: textOf(failed?.message) ?? firstFalseMessage(workspace), replicas: notReady };
+  }
+  const inference = findCondition(workspace, 'InferenceReady');
+  if (inference?.status === 'False' || state === 'NotReady') {
+    return { ...base, phase: 'Deploying', message: textOf(inference?.message), replicas: notReady };
+  }
+  if (conditionsOf(workspace).length === 0 && state === undefined) {
+    return { ...base, phase: 'Pending', message: 'KAITO has not reported a status yet', replicas: notReady };
+  }
+  const resourceReady = findCondition(workspace, 'ResourceReady');
+  return { ...base, phase: 'Pending', message: resourceReady?.status === 'True' ? undefined : textOf(resourceReady?.message), replicas: notReady };
+}
+
+function firstFalseMessage(workspace: UpstreamResource): string | undefined {
+  return textOf(conditionsOf(workspace).find((c) => c.status === 'False' && textOf(c.message))?.message);
+}

@@ -1,0 +1,4 @@
+export * from './provider';
+export * from './ray-service';
+export * from './serve-config';
+export * from './status';

@@ -1,0 +1,124 @@
+import { ApiObject } from 'cdk8s';
+import { Problem } from '../../../errors';
+import { QUANTITY } from '../../checks';
+import { OverrideSchema, overrideValue } from '../../overrides';
+import { InferenceProvider, RenderContext, ResourceType, SelectionRule } from '../../provider';
+import { ResolvedModelDeployment } from '../../resolved-spec';
+import { ModelDeploymentStatus, UpstreamResource } from '../../status';
+import { argsConflicts, nameLengthProblem } from '../common';
+import { RAY_HEAD_DEFAULTS, renderRayService } from './ray-service';
+import { translateRayServiceStatus } from './status';
+
+/** Options of the KubeRay provider. */
+export interface KubeRayProviderOptions {
+  /**
+   * Ray release: `rayClusterConfig.rayVersion` and the tag of the default image.
+   * @default '2.52.0'
+   */
+  readonly rayVersion?: string;
+  /**
+   * Default image (any image with Ray Serve LLM and vLLM); `image` in the spec overrides it.
+   * @default 'rayproject/ray-llm:<rayVersion>-py311-cu128'
+   */
+  readonly image?: string;
+}
+
+/** The default Ray release. */
+export const DEFAULT_RAY_VERSION = '2.52.0';
+
+/** KubeRay's limit: it appends 6 characters to name the RayCluster, whose Services must fit in 63. */
+export const MAX_RAY_SERVICE_NAME_LENGTH = 47;
+
+/** The messages of seed 003 §8 (provider compatibility) for KubeRay. */
+export const KUBERAY_MESSAGES = {
+  llamacpp: 'KubeRay does not support llamacpp engine',
+  sglang: 'KubeRay does not support sglang engine',
+  trtllm: 'KubeRay does not support trtllm engine',
+  requiresGpu: 'KubeRay requires GPU (set resources.gpu.count > 0)',
+  modelIdRequired: 'KubeRay (Ray Serve LLM) needs model.id: the Hugging Face id, or for source custom the model path inside the image',
+  roleReplicas: 'Ray Serve rejects num_replicas 0: disaggregated roles need at least 1 replica on KubeRay',
+} as const;
+
+/** Documented `provider.overrides` of KubeRay (seed 003 §4.15). */
+export const KUBERAY_OVERRIDES: OverrideSchema = {
+  head: {
+    type: 'object',
+    description: 'The Ray head node.',
+    properties: {
+      resources: {
+        type: 'object',
+        description: 'Head resources (requests and limits).',
+        properties: {
+          cpu: { type: 'string', default: RAY_HEAD_DEFAULTS.cpu, description: 'CPU request for the Ray head node.' },
+          memory: { type: 'string', default: RAY_HEAD_DEFAULTS.memory, description: 'Memory request for the Ray head node.' },
+        },
+      },
+      rayStartParams: { type: 'stringMap', default: {}, description: 'Ray head start parameters (`ray start` flags).' },
+    },
+  },
+};
+
+/**
+ * KubeRay (`RayService`): vLLM on Ray Serve LLM, GPU only, aggregated and disaggregated. Never
+ * auto-selected (seed 003 §2.4): it has no selection rules, so only `provider.name: kuberay` picks it.
+ */
+export class KubeRayProvider implements InferenceProvider {
+  public readonly name = 'kuberay';
+  public readonly displayName = 'KubeRay';
+  public readonly documentation = 'https://github.com/ray-project/kuberay';
+  public readonly capabilities = {
+    engines: ['vllm'] as const,
+    servingModes: ['aggregated', 'disaggregated'] as const,
+    cpuSupport: false,
+    gpuSupport: true,
+  };
+  public readonly selectionRules: readonly SelectionRule[] = [];
+  public readonly overrides = KUBERAY_OVERRIDES;
+  public readonly resourceType: ResourceType = { apiVersion: 'ray.io/v1', kind: 'RayService' };
+  /** Ray release. */
+  public readonly rayVersion: string;
+  /** Default image. */
+  public readonly image: string;
+
+  public constructor(options: KubeRayProviderOptions = {}) {
+    this.rayVersion = options.rayVersion ?? DEFAULT_RAY_VERSION;
+    this.image = options.image ?? `rayproject/ray-llm:${this.rayVersion}-py311-cu128`;
+  }
+
+  public checkCompatibility(d: ResolvedModelDeployment): Problem[] {
+    const problems: Problem[] = [];
+    const engine = d.engine.type;
+    if (engine === 'llamacpp' || engine === 'sglang' || engine === 'trtllm') {
+      problems.push({ field: 'engine.type', message: KUBERAY_MESSAGES[engine] });
+    }
+    if (d.mode === 'aggregated' && d.resources.gpu.count === 0) problems.push({ field: 'resources.gpu.count', message: KUBERAY_MESSAGES.requiresGpu });
+    if (d.model.id === undefined) problems.push({ field: 'model.id', message: KUBERAY_MESSAGES.modelIdRequired });
+    if (d.mode === 'disaggregated') {
+      for (const role of ['prefill', 'decode'] as const) {
+        if (d[role]?.replicas === 0) problems.push({ field: `scaling.${role}.replicas`, message: KUBERAY_MESSAGES.roleReplicas });
+      }
+      problems.push(...argsConflicts(d, { 'kv-transfer-config': 'serving.mode (NIXL KV transfer)', 'kv_transfer_config': 'serving.mode (NIXL KV transfer)' }));
+    }
+    problems.push(...argsConflicts(d, { 'model': 'model.id', 'served-model-name': 'model.servedName', 'served_model_name': 'model.servedName' }));
+    for (const field of ['cpu', 'memory']) {
+      const value = overrideValue(d.overrides, ['head', 'resources', field]);
+      if (typeof value === 'string' && !QUANTITY.test(value)) {
+        problems.push({ field: `provider.overrides.head.resources.${field}`, message: `${JSON.stringify(value)} is not a Kubernetes quantity such as "2" or "4Gi"` });
+      }
+    }
+    problems.push(...nameLengthProblem(d.name, MAX_RAY_SERVICE_NAME_LENGTH, 'KubeRay appends 6 characters for the RayCluster and "-serve-svc" for its Service'));
+    return problems;
+  }
+
+  public render(context: RenderContext): ApiObject {
+    return renderRayService(context, { rayVersion: this.rayVersion, image: this.image });
+  }
+
+  public handlesResource(type: ResourceType): boolean {
+    return type.kind === 'RayService' && type.apiVersion === 'ray.io/v1';
+  }
+
+  public translateStatus(resource: UpstreamResource): ModelDeploymentStatus {
+    return translateRayServiceStatus(resource, this.name);
+  }
+}

@@ -1,0 +1,65 @@
+// RayService status → unified status (seed 003 §4.9, corrected by upstream: readiness is the
+// condition of type `Ready`; the deprecated `status.serviceStatus` is read when present; Serve
+// application statuses are NOT_STARTED, DEPLOYING, RUNNING, DEPLOY_FAILED, DELETING, UNHEALTHY).
+import { RAY_SERVE_PORT } from './serve-config';
+import { SELECTION_REASON_ANNOTATION } from '../../metadata';
+import { countOf, findCondition, isTerminating, ModelDeploymentStatus, textOf, UpstreamResource } from '../../status';
+
+interface ServeDeploymentStatus { readonly status?: unknown; readonly message?: unknown }
+interface ApplicationStatus extends ServeDeploymentStatus { readonly serveDeploymentStatuses?: Record<string, ServeDeploymentStatus> }
+interface ServiceStatus {
+  readonly applicationStatuses?: Record<string, ApplicationStatus>;
+  readonly rayClusterStatus?: { readonly readyWorkerReplicas?: unknown; readonly availableWorkerReplicas?: unknown };
+}
+
+const FAILED_APP_STATUSES = ['DEPLOY_FAILED', 'UNHEALTHY'];
+
+/** Maps a RayService (with `status`) to the unified status. */
+export function translateRayServiceStatus(service: UpstreamResource, providerName = 'kuberay'): ModelDeploymentStatus {
+  const name = service.metadata?.name ?? '';
+  const spec = service.spec as { rayClusterConfig?: { workerGroupSpecs?: { replicas?: unknown }[] } } | undefined;
+  const groups = Array.isArray(spec?.rayClusterConfig?.workerGroupSpecs) ? spec!.rayClusterConfig!.workerGroupSpecs! : [];
+  const desired = groups.reduce((sum, g) => sum + (countOf(g?.replicas) ?? 0), 0);
+  const status = (service.status ?? {}) as { serviceStatus?: unknown; activeServiceStatus?: ServiceStatus };
+  const active = status.activeServiceStatus ?? {};
+  const apps = Object.entries(active.applicationStatuses ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  const ready = countOf(active.rayClusterStatus?.readyWorkerReplicas);
+  const available = countOf(active.rayClusterStatus?.availableWorkerReplicas);
+  const base = {
+    provider: {
+      name: providerName,
+      resourceName: name,
+      resourceKind: service.kind,
+      selectedReason: service.metadata?.annotations?.[SELECTION_REASON_ANNOTATION],
+    },
+    endpoint: { service: `${name}-serve-svc`, port: RAY_SERVE_PORT },
+  };
+  const replicas = (running: boolean) => ({
+    desired,
+    ready: ready ?? (running ? desired : 0),
+    available: available ?? (running ? desired : 0),
+  });
+
+  if (isTerminating(service)) return { ...base, phase: 'Terminating', replicas: replicas(false) };
+  const failed = apps.find(([, app]) => FAILED_APP_STATUSES.includes(String(app?.status)));
+  if (failed) {
+    return { ...base, phase: 'Failed', message: failureMessage(failed[0], failed[1]), replicas: replicas(false) };
+  }
+  const readyCondition = findCondition(service, 'Ready');
+  if (readyCondition?.status === 'True' || (readyCondition === undefined && status.serviceStatus === 'Running')) {
+    return { ...base, phase: 'Running', replicas: replicas(true) };
+  }
+  const message = textOf(readyCondition?.message);
+  if (apps.length > 0) return { ...base, phase: 'Deploying', message, replicas: replicas(false) };
+  return { ...base, phase: 'Pending', message: message ?? (readyCondition ? undefined : 'KubeRay has not reported a status yet'), replicas: replicas(false) };
+}
+
+/** The application's message, else the messages of its failing Serve deployments ("serveStatuses"). */
+function failureMessage(appName: string, app: ApplicationStatus): string {
+  const own = textOf(app.message);
+  if (own) return own;
+  const deployments = Object.entries(app.serveDeploymentStatuses ?? {}).sort(([a], [b]) => a.localeCompare(b))
+    .filter(([, d]) => textOf(d?.message))
+    .map(([deployment, d]) => `${deployment}: ${String(d.message)}`);
+  return deployments.length > 0 ? deployments.join('; ') : `Serve application '${appName}' is ${String(app.status)}`;
+}

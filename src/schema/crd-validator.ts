@@ -1,0 +1,319 @@
+import { readFileSync } from 'fs';
+import Ajv, { AnySchema, ErrorObject, ValidateFunction } from 'ajv';
+import { parseAllDocuments } from 'yaml';
+import { CelEvaluationError, CelExpression, CelSyntaxError } from './cel';
+
+/** One way an object does not conform to its CRD schema. */
+export interface SchemaViolation {
+  /** Dotted path of the offending field, e.g. `spec.services.Frontend.replicas`; `` for the root. */
+  readonly path: string;
+  /** What is wrong, in the schema's terms. */
+  readonly message: string;
+}
+
+/** The outcome of validating one object. */
+export interface CrdValidationResult {
+  /** True when there are no violations. */
+  readonly valid: boolean;
+  /** Every violation found (ajv runs with `allErrors`). */
+  readonly violations: readonly SchemaViolation[];
+  /**
+   * Checks that could not be made, e.g. an `x-kubernetes-validations` rule using a Kubernetes-only
+   * CEL function. They are not violations, but they are not proof of validity either.
+   */
+  readonly notes: readonly string[];
+}
+
+/** The `group/version` and kind a CRD version serves. */
+export interface CrdType {
+  /** e.g. `kaito.sh/v1beta1`. */
+  readonly apiVersion: string;
+  /** e.g. `Workspace`. */
+  readonly kind: string;
+}
+
+interface CelRule {
+  readonly rule: string;
+  readonly message?: string;
+}
+
+interface VersionEntry {
+  readonly type: CrdType;
+  readonly schema: Record<string, unknown>;
+  validate?: ValidateFunction;
+}
+
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/**
+ * Validates custom resources against the `openAPIV3Schema` of their CustomResourceDefinition, the
+ * way the Kubernetes API server would where that can be done offline:
+ *
+ * - the structural schema, compiled with ajv (`allErrors`);
+ * - unknown fields are violations (the API server would silently prune them, which hides mistakes),
+ *   except under `x-kubernetes-preserve-unknown-fields`;
+ * - `x-kubernetes-validations` CEL rules, except transition rules (those use `oldSelf`, which only
+ *   exists on update);
+ * - `metadata.name`, `metadata.namespace`, label and annotation syntax.
+ *
+ * It is generic: give it any CRD files; it validates any object whose apiVersion and kind one of
+ * them serves.
+ */
+export class CrdValidator {
+  /** Reads CRDs from YAML files (each may hold several documents). */
+  public static fromFiles(paths: readonly string[]): CrdValidator {
+    return new CrdValidator(paths.flatMap((path) => parseCrdYaml(readFileSync(path, 'utf8'), path)));
+  }
+
+  /** Reads CRDs from YAML text (one or more documents). */
+  public static fromYaml(text: string, source = '<yaml>'): CrdValidator {
+    return new CrdValidator(parseCrdYaml(text, source));
+  }
+
+  private readonly versions = new Map<string, VersionEntry>();
+  private readonly ajv: Ajv;
+
+  /** @param crds CustomResourceDefinition objects (`apiextensions.k8s.io/v1`) */
+  public constructor(crds: readonly unknown[]) {
+    this.ajv = new Ajv({ allErrors: true, strict: false, logger: false, formats: KUBERNETES_FORMATS });
+    for (const crd of crds) {
+      for (const entry of versionsOf(crd)) {
+        this.versions.set(key(entry.type.apiVersion, entry.type.kind), entry);
+      }
+    }
+  }
+
+  /** Every apiVersion/kind this validator knows, sorted. */
+  public get types(): CrdType[] {
+    return [...this.versions.values()].map((v) => v.type)
+      .sort((a, b) => key(a.apiVersion, a.kind).localeCompare(key(b.apiVersion, b.kind)));
+  }
+
+  /** Whether a CRD for this apiVersion and kind was loaded. */
+  public supports(apiVersion: string, kind: string): boolean {
+    return this.versions.has(key(apiVersion, kind));
+  }
+
+  /** Validates one object; an apiVersion/kind no loaded CRD serves is a violation. */
+  public validate(object: unknown): CrdValidationResult {
+    if (!isRecord(object)) {
+      return result([{ path: '', message: 'must be an object' }], []);
+    }
+    const apiVersion = object.apiVersion;
+    const kind = object.kind;
+    if (typeof apiVersion !== 'string' || typeof kind !== 'string') {
+      return result([{ path: '', message: 'apiVersion and kind must be strings' }], []);
+    }
+    const entry = this.versions.get(key(apiVersion, kind));
+    if (!entry) {
+      const known = this.types.map((t) => `${t.apiVersion} ${t.kind}`).join(', ');
+      return result([{ path: 'apiVersion', message: `no CRD loaded for ${apiVersion} ${kind} (loaded: ${known})` }], []);
+    }
+    if (!entry.validate) {
+      // Every custom resource has apiVersion, kind and metadata, declared in its schema or not.
+      const root = { ...entry.schema, properties: { ...IMPLICIT_ROOT_PROPERTIES, ...(entry.schema.properties as object | undefined) } };
+      entry.validate = this.ajv.compile(closeObjects(root) as AnySchema);
+    }
+    const violations: SchemaViolation[] = [];
+    const notes: string[] = [];
+    if (!entry.validate(object)) {
+      for (const error of entry.validate.errors ?? []) {
+        violations.push(describeAjvError(error));
+      }
+    }
+    violations.push(...checkMetadata(object.metadata));
+    checkCelRules(entry.schema, object, '', violations, notes);
+    return result(violations, notes);
+  }
+}
+
+function result(violations: SchemaViolation[], notes: string[]): CrdValidationResult {
+  return { valid: violations.length === 0, violations, notes };
+}
+
+function key(apiVersion: string, kind: string): string {
+  return `${apiVersion}/${kind}`;
+}
+
+function isRecord(value: unknown): value is Record<string, any> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function parseCrdYaml(text: string, source: string): unknown[] {
+  const docs = parseAllDocuments(text);
+  const list = Array.isArray(docs) ? docs : [docs];
+  return list.map((doc, index) => {
+    if (doc.errors.length > 0) {
+      throw new Error(`${source}: document ${index + 1} is not valid YAML: ${doc.errors[0].message}`);
+    }
+    return doc.toJS({ maxAliasCount: 100 });
+  }).filter((doc) => doc !== null && doc !== undefined);
+}
+
+function versionsOf(crd: unknown): VersionEntry[] {
+  if (!isRecord(crd) || crd.kind !== 'CustomResourceDefinition' || !isRecord(crd.spec)) {
+    throw new Error('expected a CustomResourceDefinition (apiextensions.k8s.io/v1)');
+  }
+  const group = crd.spec.group;
+  const kind = crd.spec.names?.kind;
+  const versions: unknown[] = Array.isArray(crd.spec.versions) ? crd.spec.versions : [];
+  return versions.filter(isRecord).filter((v) => v.served !== false).map((v) => {
+    const schema = v.schema?.openAPIV3Schema;
+    if (!isRecord(schema)) {
+      throw new Error(`CRD ${crd.metadata?.name ?? kind}: version ${v.name} has no openAPIV3Schema`);
+    }
+    return { type: { apiVersion: `${group}/${v.name}`, kind }, schema };
+  });
+}
+
+/**
+ * Returns a copy of a structural schema in which every object with declared `properties` rejects
+ * other properties, unless Kubernetes keeps unknown fields there. Objects embedding a resource get
+ * the implicit `apiVersion`/`kind`/`metadata` properties.
+ */
+function closeObjects(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closeObjects);
+  if (!isRecord(schema)) return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    copy[k] = k === 'properties' && isRecord(v)
+      ? Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, closeObjects(sub)]))
+      : closeObjects(v);
+  }
+  if (copy['x-kubernetes-embedded-resource'] === true) {
+    copy.properties = { ...IMPLICIT_ROOT_PROPERTIES, ...(copy.properties as Record<string, unknown> | undefined) };
+  }
+  if (copy['x-kubernetes-int-or-string'] === true && copy.anyOf === undefined && copy.type === undefined) {
+    copy.anyOf = [{ type: 'integer' }, { type: 'string' }];
+  }
+  const hasProperties = isRecord(copy.properties);
+  if (hasProperties && copy.additionalProperties === undefined && copy['x-kubernetes-preserve-unknown-fields'] !== true) {
+    copy.additionalProperties = false;
+  }
+  return copy;
+}
+
+const IMPLICIT_ROOT_PROPERTIES = { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' } };
+
+const INT32 = { type: 'number' as const, validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 };
+const INT64 = { type: 'number' as const, validate: (n: number) => Number.isInteger(n) };
+
+/** The OpenAPI formats Kubernetes checks; other formats are accepted as documentation. */
+const KUBERNETES_FORMATS = {
+  'int32': INT32,
+  'int64': INT64,
+  'date-time': /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i,
+  'byte': /^[A-Za-z0-9+/]*={0,2}$/,
+  'double': true as const,
+  'float': true as const,
+};
+
+function pathOf(instancePath: string): string {
+  if (instancePath === '') return '';
+  return instancePath.slice(1).split('/')
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, segment) => /^\d+$/.test(segment) ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`, '');
+}
+
+function describeAjvError(error: ErrorObject): SchemaViolation {
+  const path = pathOf(error.instancePath);
+  const params = error.params as Record<string, any>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return { path: join(path, String(params.additionalProperty)), message: 'unknown field (not in the CRD schema)' };
+    case 'required':
+      return { path: join(path, String(params.missingProperty)), message: 'required field is missing' };
+    case 'enum':
+      return { path, message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+    default:
+      return { path, message: error.message ?? error.keyword };
+  }
+}
+
+function join(path: string, field: string): string {
+  return path === '' ? field : `${path}.${field}`;
+}
+
+function checkMetadata(metadata: unknown): SchemaViolation[] {
+  const problems: SchemaViolation[] = [];
+  if (!isRecord(metadata)) {
+    return [{ path: 'metadata', message: 'required field is missing' }];
+  }
+  const name = metadata.name;
+  if (typeof name !== 'string' || name.length === 0) {
+    problems.push({ path: 'metadata.name', message: 'required field is missing' });
+  } else if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) {
+    problems.push({ path: 'metadata.name', message: `${JSON.stringify(name)} is not a DNS-1123 subdomain (lower-case alphanumerics, '-' and '.', at most 253 characters)` });
+  }
+  if (metadata.namespace !== undefined && (typeof metadata.namespace !== 'string' || metadata.namespace.length > 63 || !DNS1123_LABEL.test(metadata.namespace))) {
+    problems.push({ path: 'metadata.namespace', message: `${JSON.stringify(metadata.namespace)} is not a DNS-1123 label` });
+  }
+  for (const [field, value] of [['labels', metadata.labels], ['annotations', metadata.annotations]] as const) {
+    if (value === undefined) continue;
+    if (!isRecord(value)) {
+      problems.push({ path: `metadata.${field}`, message: 'must be a map of strings' });
+      continue;
+    }
+    for (const [k, v] of Object.entries(value)) {
+      if (typeof v !== 'string') {
+        problems.push({ path: `metadata.${field}.${k}`, message: 'must be a string' });
+      } else if (field === 'labels' && (v.length > 63 || !LABEL_VALUE.test(v))) {
+        problems.push({ path: `metadata.labels.${k}`, message: `${JSON.stringify(v)} is not a valid label value` });
+      }
+      if (!isQualifiedName(k)) {
+        problems.push({ path: `metadata.${field}.${k}`, message: `${JSON.stringify(k)} is not a valid ${field === 'labels' ? 'label' : 'annotation'} key` });
+      }
+    }
+  }
+  return problems;
+}
+
+function isQualifiedName(qualified: string): boolean {
+  const parts = qualified.split('/');
+  if (parts.length > 2) return false;
+  const name = parts[parts.length - 1];
+  if (name.length === 0 || name.length > 63 || !LABEL_NAME.test(name)) return false;
+  if (parts.length === 2) {
+    const prefix = parts[0];
+    return prefix.length > 0 && prefix.length <= 253 && DNS1123_SUBDOMAIN.test(prefix);
+  }
+  return true;
+}
+
+/** Walks schema and value together, evaluating the CEL rules attached to each present value. */
+function checkCelRules(schema: unknown, value: unknown, path: string, violations: SchemaViolation[], notes: string[]): void {
+  if (!isRecord(schema) || value === undefined) return;
+  const rules = schema['x-kubernetes-validations'];
+  if (Array.isArray(rules)) {
+    for (const rule of rules as CelRule[]) {
+      if (typeof rule.rule !== 'string' || /\boldSelf\b/.test(rule.rule)) continue; // transition rules only apply on update
+      try {
+        if (!CelExpression.parse(rule.rule).evaluateBoolean({ self: value })) {
+          violations.push({ path, message: rule.message ?? `failed rule: ${rule.rule}` });
+        }
+      } catch (e) {
+        if (e instanceof CelSyntaxError || e instanceof CelEvaluationError) {
+          notes.push(`${path || '<root>'}: could not evaluate x-kubernetes-validations rule ${JSON.stringify(rule.rule)}: ${e.message}`);
+        } else {
+          throw e;
+        }
+      }
+    }
+  }
+  if (isRecord(value) && isRecord(schema.properties)) {
+    for (const [name, sub] of Object.entries(schema.properties)) {
+      checkCelRules(sub, value[name], join(path, name), violations, notes);
+    }
+  }
+  if (isRecord(value) && isRecord(schema.additionalProperties)) {
+    for (const [name, item] of Object.entries(value)) {
+      checkCelRules(schema.additionalProperties, item, join(path, name), violations, notes);
+    }
+  }
+  if (Array.isArray(value) && isRecord(schema.items)) {
+    value.forEach((item, index) => checkCelRules(schema.items, item, `${path}[${index}]`, violations, notes));
+  }
+}

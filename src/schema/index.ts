@@ -1,0 +1,2 @@
+export * from './cel';
+export * from './crd-validator';

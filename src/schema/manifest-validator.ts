@@ -1,0 +1,44 @@
+import { existsSync, readdirSync } from 'fs';
+import { join } from 'path';
+import { CrdValidationResult, CrdValidator } from './crd-validator';
+import { validateKubernetesObject } from './kubernetes-validator';
+
+/** The CRDs vendored with this package (KAITO, Dynamo, KubeRay), next to `lib/` and `src/`. */
+export const VENDORED_CRDS_DIR = join(__dirname, '..', '..', 'crds');
+
+/** How one object fared. */
+export interface ManifestValidation extends CrdValidationResult {
+  /** `kubernetes` (core schema), `crd` (a loaded CRD) or `unknown` (no schema: not validated). */
+  readonly against: 'kubernetes' | 'crd' | 'unknown';
+}
+
+/**
+ * Validates any Kubernetes object: core and built-in kinds against the Kubernetes OpenAPI schema,
+ * custom resources against the vendored CRDs and any others given.
+ */
+export class ManifestValidator {
+  /** A validator with the vendored CRDs plus the CRD files given. */
+  public static withVendoredCrds(extraCrdFiles: readonly string[] = []): ManifestValidator {
+    const vendored = existsSync(VENDORED_CRDS_DIR)
+      ? readdirSync(VENDORED_CRDS_DIR).filter((f) => f.endsWith('.yaml')).sort().map((f) => join(VENDORED_CRDS_DIR, f))
+      : [];
+    return new ManifestValidator(CrdValidator.fromFiles([...vendored, ...extraCrdFiles]));
+  }
+
+  public constructor(private readonly crds: CrdValidator) {}
+
+  /** Validates one object. */
+  public validate(object: any): ManifestValidation {
+    if (object === null || typeof object !== 'object' || typeof object.apiVersion !== 'string' || typeof object.kind !== 'string') {
+      return { against: 'unknown', valid: false, violations: [{ path: '', message: 'not a Kubernetes object: apiVersion and kind must be strings' }], notes: [] };
+    }
+    if (this.crds.supports(object.apiVersion, object.kind)) {
+      return { against: 'crd', ...this.crds.validate(object) };
+    }
+    const core = validateKubernetesObject(object);
+    if (core) {
+      return { against: 'kubernetes', ...core };
+    }
+    return { against: 'unknown', valid: true, violations: [], notes: [`no schema for ${object.apiVersion} ${object.kind}: pass its CRD with --crd to validate it`] };
+  }
+}

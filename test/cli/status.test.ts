@@ -1,0 +1,104 @@
+import { mkdtempSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { parse, parseAllDocuments, stringify } from 'yaml';
+import { cli } from './run';
+import { CliIo, UsageError } from '../../src/cli/io';
+import { statusCommand } from '../../src/cli/status-command';
+
+// Resources as `kubectl get -o yaml` prints them: server-set metadata, spec and status.
+const DGD = {
+  apiVersion: 'nvidia.com/v1alpha1',
+  kind: 'DynamoGraphDeployment',
+  metadata: {
+    name: 'llama-8b',
+    namespace: 'default',
+    uid: '0b6c0d3e-1a2b-4c5d-8e9f-0a1b2c3d4e5f',
+    resourceVersion: '4711',
+    generation: 1,
+    annotations: { 'kube-inference.io/provider': 'dynamo', 'kube-inference.io/selection-reason': 'default → dynamo (GPU inference default)' },
+  },
+  spec: { backendFramework: 'vllm', services: { Frontend: { componentType: 'frontend', replicas: 1 }, VllmWorker: { componentType: 'worker', replicas: 2 } } },
+  status: { state: 'successful', conditions: [{ type: 'Ready', status: 'True', reason: 'AllReady', message: 'All resources are ready', lastTransitionTime: '2026-01-30T10:00:00Z' }] },
+};
+const WORKSPACE = {
+  apiVersion: 'kaito.sh/v1beta1',
+  kind: 'Workspace',
+  metadata: { name: 'gemma-cpu', namespace: 'default' },
+  resource: { count: 1, labelSelector: { matchLabels: { 'kubernetes.io/os': 'linux' } } },
+  status: { state: 'Pending', conditions: [{ type: 'InferenceReady', status: 'False', reason: 'WorkspaceInferenceStatusPending', message: 'Inference workload is not ready', lastTransitionTime: '2026-01-30T10:00:00Z' }] },
+};
+
+async function run(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { readStdin: async () => stdin, stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, cwd: process.cwd() };
+  const code = await statusCommand.run(args, io);
+  return { code, stdout, stderr };
+}
+
+const file = (content: string) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'status-')), 'saved.yaml');
+  writeFileSync(path, content);
+  return path;
+};
+
+describe('kube-inference status -f FILE', () => {
+  test('prints the unified status of a saved DynamoGraphDeployment, with the recorded selection reason', async () => {
+    const r = await run(['-f', file(stringify(DGD))]);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(parse(r.stdout)).toEqual({
+      phase: 'Running',
+      provider: { name: 'dynamo', resourceName: 'llama-8b', resourceKind: 'DynamoGraphDeployment', selectedReason: 'default → dynamo (GPU inference default)' },
+      replicas: { desired: 2, ready: 2, available: 2 },
+      endpoint: { service: 'llama-8b-frontend', port: 8000 },
+    });
+  });
+
+  test('reads standard input, multi-document YAML and kubectl Lists; one YAML document per resource', async () => {
+    const list = { apiVersion: 'v1', kind: 'List', items: [WORKSPACE, DGD], metadata: { resourceVersion: '' } };
+    const r = await run(['-f', '-'], `${stringify(list)}---\n${stringify(DGD)}`);
+    expect(r.code).toBe(0);
+    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS());
+    expect(docs.map((d) => `${d.provider.resourceKind}/${d.provider.resourceName} ${d.phase}`))
+      .toEqual(['Workspace/gemma-cpu Deploying', 'DynamoGraphDeployment/llama-8b Running', 'DynamoGraphDeployment/llama-8b Running']);
+    expect(docs[0].message).toBe('Inference workload is not ready');
+  });
+
+  test('-o json prints an object for one resource and an array for several', async () => {
+    const one = await run(['-f', '-', '-o', 'json'], stringify(WORKSPACE));
+    expect(JSON.parse(one.stdout)).toMatchObject({ phase: 'Deploying', endpoint: { service: 'gemma-cpu', port: 80 } });
+    const two = await run(['-f', '-', '--output', 'json'], `${stringify(WORKSPACE)}---\n${stringify(DGD)}`);
+    expect(JSON.parse(two.stdout).map((s: any) => s.phase)).toEqual(['Deploying', 'Running']);
+  });
+
+  test('a resource no provider understands: exit 1, nothing on stdout, stderr names the document', async () => {
+    const r = await run(['-f', '-'], `${stringify(DGD)}---\n${stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' } })}`);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('error: <stdin> document 2: no provider reads the status of apps/v1 Deployment; supported: DynamoGraphDeployment (dynamo), Workspace (kaito), RayService (kuberay)\n');
+  });
+
+  test('unreadable input: exit 1 with the reason', async () => {
+    const r = await run(['-f', join(tmpdir(), 'does-not-exist.yaml')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: cannot read .*does-not-exist\.yaml: no such file\n$/);
+  });
+
+  test('usage errors', async () => {
+    await expect(run([])).rejects.toThrow(new UsageError('missing -f FILE (use -f - for standard input)'));
+    await expect(run(['-f', '-', '-o', 'table'])).rejects.toThrow("unknown output format 'table': use yaml or json");
+    await expect(run(['--bogus'])).rejects.toThrow(UsageError);
+  });
+});
+
+test('`kube-inference status` is a registered subcommand', async () => {
+  const help = await cli(['--help']);
+  expect(help.stdout).toMatch(/^ {2}status {9}Print the unified status of saved Workspace\/DynamoGraphDeployment\/RayService resources$/m);
+  const r = await cli(['status', '-f', '-'], { stdin: stringify(DGD) });
+  expect(r.code).toBe(0);
+  expect(parse(r.stdout).phase).toBe('Running');
+  const usage = await cli(['status']);
+  expect(usage.code).toBe(2);
+  expect(usage.stderr).toContain('error: missing -f FILE (use -f - for standard input)');
+});

@@ -1,0 +1,25 @@
+import { execFileSync } from 'child_process';
+import { mkdtempSync, readFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { parseAllDocuments } from 'yaml';
+import { expectSchemaValid } from './helpers';
+
+// examples/model-deployment-app, synthesised with the real cdk8s CLI against the compiled package
+// (the test task compiles first), renders a mix of all three providers, every CR schema-valid.
+const ROOT = join(__dirname, '..', '..');
+
+test('the example app renders KAITO, Dynamo and KubeRay resources that validate against the CRDs', () => {
+  const out = mkdtempSync(join(tmpdir(), 'model-deployment-app-'));
+  execFileSync(join(ROOT, 'node_modules', '.bin', 'cdk8s'), ['synth', '--output', out], { cwd: join(ROOT, 'examples', 'model-deployment-app'), stdio: 'pipe' });
+  const objects = parseAllDocuments(readFileSync(join(out, 'models.k8s.yaml'), 'utf8')).map((d) => d.toJS());
+  expect(objects.map((o) => `${o.kind}/${o.metadata.name} ${o.metadata.annotations?.['kube-inference.io/provider'] ?? '-'}`)).toEqual([
+    'DynamoGraphDeployment/llama-8b dynamo',
+    'Workspace/gemma-cpu kaito',
+    'DynamoGraphDeployment/llama-70b-pd dynamo',
+    'ConfigMap/phi-4-mini-inference-config -',
+    'Workspace/phi-4-mini kaito',
+    'RayService/qwen3-ray kuberay',
+  ]);
+  expectSchemaValid(objects);
+});

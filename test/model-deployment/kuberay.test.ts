@@ -1,0 +1,146 @@
+import { parse } from 'yaml';
+import { problemsFor, render } from './helpers';
+import { ModelDeploymentProps, ProviderRegistry } from '../../src/model-deployment';
+
+const AGG: ModelDeploymentProps = {
+  provider: { name: 'kuberay' },
+  model: { id: 'Qwen/Qwen3-8B' },
+  engine: { type: 'vllm' },
+  resources: { gpu: { count: 2 }, memory: '48Gi', cpu: '12' },
+  scaling: { replicas: 2 },
+};
+const DISAGG: ModelDeploymentProps = {
+  provider: { name: 'kuberay' },
+  model: { id: 'meta-llama/Llama-3.1-8B-Instruct' },
+  engine: { type: 'vllm', contextLength: 8192 },
+  serving: { mode: 'disaggregated' },
+  scaling: { prefill: { replicas: 2, gpu: { count: 1 }, memory: '32Gi' }, decode: { replicas: 1, gpu: { count: 2 }, memory: '64Gi' } },
+};
+
+describe('KubeRay RayService (ray.io/v1)', () => {
+  test('serveConfigV2 runs vLLM on Ray Serve LLM: build_openai_app with one llm_config', () => {
+    const { resource } = render({
+      ...AGG,
+      model: { id: 'Qwen/Qwen3-8B', servedName: 'qwen3' },
+      engine: { type: 'vllm', contextLength: 16384, trustRemoteCode: true, args: { 'gpu-memory-utilization': '0.9', 'enforce-eager': '', 'dtype': 'bfloat16' } },
+    });
+    expect(resource.apiVersion).toBe('ray.io/v1');
+    expect(parse(resource.spec.serveConfigV2)).toEqual({
+      applications: [{
+        name: 'llm',
+        route_prefix: '/',
+        import_path: 'ray.serve.llm:build_openai_app',
+        args: {
+          llm_configs: [{
+            model_loading_config: { model_id: 'qwen3', model_source: 'Qwen/Qwen3-8B' },
+            engine_kwargs: { dtype: 'bfloat16', enforce_eager: true, gpu_memory_utilization: 0.9, max_model_len: 16384, tensor_parallel_size: 2, trust_remote_code: true },
+            deployment_config: { num_replicas: 2 },
+          }],
+        },
+      }],
+    });
+  });
+
+  test('the head group uses the seed defaults and the overrides of §4.15', () => {
+    const head = (props: ModelDeploymentProps) => render(props).resource.spec.rayClusterConfig.headGroupSpec;
+    const defaults = head(AGG);
+    expect(defaults.rayStartParams).toEqual({});
+    expect(defaults.template.spec.containers[0]).toMatchObject({
+      name: 'ray-head',
+      image: 'rayproject/ray-llm:2.52.0-py311-cu128',
+      resources: { requests: { cpu: '2', memory: '4Gi' }, limits: { cpu: '2', memory: '4Gi' } },
+    });
+    expect(defaults.template.spec.containers[0].ports.map((p: any) => p.containerPort)).toEqual([6379, 8265, 10001, 8000]);
+    const custom = head({ ...AGG, provider: { name: 'kuberay', overrides: { head: { resources: { cpu: '4', memory: '8Gi' }, rayStartParams: { 'dashboard-host': '0.0.0.0', 'num-cpus': '0' } } } } });
+    expect(custom.rayStartParams).toEqual({ 'dashboard-host': '0.0.0.0', 'num-cpus': '0' });
+    expect(custom.template.spec.containers[0].resources).toEqual({ requests: { cpu: '4', memory: '8Gi' }, limits: { cpu: '4', memory: '8Gi' } });
+  });
+
+  test('a GPU worker group sized from the spec, replicas fixed', () => {
+    const { resource } = render(AGG);
+    expect(resource.spec.rayClusterConfig.rayVersion).toBe('2.52.0');
+    expect(resource.spec.rayClusterConfig.enableInTreeAutoscaling).toBe(false);
+    expect(resource.spec.rayClusterConfig.workerGroupSpecs).toEqual([{
+      groupName: 'gpu-workers',
+      replicas: 2,
+      minReplicas: 2,
+      maxReplicas: 2,
+      template: {
+        metadata: { labels: { 'kube-inference.io/model-deployment': 'md' } },
+        spec: {
+          containers: [{
+            name: 'ray-worker',
+            image: 'rayproject/ray-llm:2.52.0-py311-cu128',
+            resources: {
+              requests: { 'cpu': '12', 'memory': '48Gi', 'nvidia.com/gpu': '2' },
+              limits: { 'cpu': '12', 'memory': '48Gi', 'nvidia.com/gpu': '2' },
+            },
+          }],
+        },
+      },
+    }]);
+  });
+
+  test('disaggregated: build_pd_openai_app with prefill and decode configs over NIXL, one worker group per role', () => {
+    const { resource } = render(DISAGG);
+    const config = parse(resource.spec.serveConfigV2);
+    expect(config.applications[0].import_path).toBe('ray.serve.llm:build_pd_openai_app');
+    const { prefill_config: prefill, decode_config: decode } = config.applications[0].args;
+    expect(prefill).toEqual({
+      model_loading_config: { model_id: 'meta-llama/Llama-3.1-8B-Instruct', model_source: 'meta-llama/Llama-3.1-8B-Instruct' },
+      engine_kwargs: { kv_transfer_config: { kv_connector: 'NixlConnector', kv_role: 'kv_both' }, max_model_len: 8192, tensor_parallel_size: 1 },
+      deployment_config: { num_replicas: 2 },
+    });
+    expect(decode.engine_kwargs.tensor_parallel_size).toBe(2);
+    expect(decode.deployment_config).toEqual({ num_replicas: 1 });
+    const groups = resource.spec.rayClusterConfig.workerGroupSpecs;
+    expect(groups.map((g: any) => [g.groupName, g.replicas, g.template.spec.containers[0].resources.limits])).toEqual([
+      ['prefill-workers', 2, { 'memory': '32Gi', 'nvidia.com/gpu': '1' }],
+      ['decode-workers', 1, { 'memory': '64Gi', 'nvidia.com/gpu': '2' }],
+    ]);
+  });
+
+  test('scale to zero: no Serve application and no workers', () => {
+    const { resource } = render({ ...AGG, scaling: { replicas: 0 } });
+    expect(parse(resource.spec.serveConfigV2)).toEqual({ applications: [] });
+    expect(resource.spec.rayClusterConfig.workerGroupSpecs[0]).toMatchObject({ replicas: 0, minReplicas: 0, maxReplicas: 0 });
+  });
+
+  test('HF token, env, pod metadata, node selector and tolerations reach head and workers', () => {
+    const { resource } = render({
+      ...AGG,
+      secrets: { huggingFaceToken: 'hf-token' },
+      env: [{ name: 'VLLM_USE_V1', value: '1' }],
+      podTemplate: { metadata: { annotations: { team: 'ml' } } },
+      nodeSelector: { pool: 'gpu' },
+      tolerations: [{ key: 'gpu', operator: 'Exists' }],
+    });
+    const config = resource.spec.rayClusterConfig;
+    for (const template of [config.headGroupSpec.template, config.workerGroupSpecs[0].template]) {
+      expect(template.metadata).toEqual({ labels: { 'kube-inference.io/model-deployment': 'md' }, annotations: { team: 'ml' } });
+      expect(template.spec.containers[0].envFrom).toEqual([{ secretRef: { name: 'hf-token' } }]);
+      expect(template.spec.containers[0].env).toEqual([{ name: 'VLLM_USE_V1', value: '1' }]);
+      expect(template.spec.nodeSelector).toEqual({ pool: 'gpu' });
+      expect(template.spec.tolerations).toEqual([{ key: 'gpu', operator: 'Exists' }]);
+    }
+  });
+
+  test('Ray version and image are configurable; image in the spec wins', () => {
+    const providers = ProviderRegistry.builtIn({ kuberay: { rayVersion: '2.49.0' } });
+    const { resource } = render({ ...AGG, providers });
+    expect(resource.spec.rayClusterConfig.rayVersion).toBe('2.49.0');
+    expect(resource.spec.rayClusterConfig.workerGroupSpecs[0].template.spec.containers[0].image).toBe('rayproject/ray-llm:2.49.0-py311-cu128');
+    const own = render({ ...AGG, image: 'registry.example.com/ray-llm:custom' }).resource;
+    expect(own.spec.rayClusterConfig.headGroupSpec.template.spec.containers[0].image).toBe('registry.example.com/ray-llm:custom');
+  });
+
+  test('override types are checked at every depth', () => {
+    expect(problemsFor({ ...AGG, provider: { name: 'kuberay', overrides: { head: { rayStartParams: { 'num-cpus': 0 }, resources: { memory: 8 } } } } })).toEqual([
+      { field: 'provider.overrides.head.rayStartParams.num-cpus', message: 'expected string, got number 0' },
+      { field: 'provider.overrides.head.resources.memory', message: 'expected string, got number 8' },
+    ]);
+    expect(problemsFor({ ...AGG, provider: { name: 'kuberay', overrides: { head: { rayStartParams: ['num-cpus=0'] } } } })).toEqual([
+      { field: 'provider.overrides.head.rayStartParams', message: 'expected map of strings (map[string]string), got a list' },
+    ]);
+  });
+});

@@ -1,0 +1,192 @@
+import { GPU_VLLM, render } from './helpers';
+import { translateDynamoStatus, translateRayServiceStatus, translateStatus, translateWorkspaceStatus, UpstreamResource } from '../../src/model-deployment';
+
+const condition = (type: string, status: string, reason = 'Reason', message = '') => ({ type, status, reason, message, lastTransitionTime: '2026-01-30T09:50:00Z' });
+
+describe('KAITO Workspace status (conditions and status.state)', () => {
+  const workspace = (status?: object, extra: object = {}): UpstreamResource => ({
+    apiVersion: 'kaito.sh/v1beta1',
+    kind: 'Workspace',
+    metadata: { name: 'gemma-cpu', annotations: { 'kube-inference.io/selection-reason': 'no GPU requested → kaito (only CPU provider)' } },
+    resource: { count: 2, labelSelector: {} },
+    status,
+    ...extra,
+  });
+
+  test('WorkspaceSucceeded True → Running, every replica ready, endpoint <name>:80, selection reason read back', () => {
+    expect(translateWorkspaceStatus(workspace({ state: 'Ready', conditions: [condition('WorkspaceSucceeded', 'True', 'workspaceSucceeded', 'workspace succeeds')] }))).toEqual({
+      phase: 'Running',
+      provider: { name: 'kaito', resourceName: 'gemma-cpu', resourceKind: 'Workspace', selectedReason: 'no GPU requested → kaito (only CPU provider)' },
+      replicas: { desired: 2, ready: 2, available: 2 },
+      endpoint: { service: 'gemma-cpu', port: 80 },
+    });
+  });
+
+  test('status.state Ready alone also means Running', () => {
+    expect(translateWorkspaceStatus(workspace({ state: 'Ready' })).phase).toBe('Running');
+  });
+
+  test('InferenceReady False → Deploying with its message; WorkspaceSucceeded False with reason workspacePending is not a failure', () => {
+    const status = translateWorkspaceStatus(workspace({
+      state: 'Pending',
+      conditions: [
+        condition('ResourceReady', 'True', 'workspaceResourceStatusSuccess'),
+        condition('InferenceReady', 'False', 'WorkspaceInferenceStatusPending', 'Inference workload is not ready'),
+        condition('WorkspaceSucceeded', 'False', 'workspacePending', 'workspace is waiting for inference workload readiness'),
+      ],
+    }));
+    expect(status).toMatchObject({ phase: 'Deploying', message: 'Inference workload is not ready', replicas: { desired: 2, ready: 0, available: 0 } });
+  });
+
+  test('NotReady (was serving, is not now) → Deploying', () => {
+    expect(translateWorkspaceStatus(workspace({ state: 'NotReady' })).phase).toBe('Deploying');
+  });
+
+  test('an error condition → Failed with its message', () => {
+    const status = translateWorkspaceStatus(workspace({
+      conditions: [condition('ResourceReady', 'False', 'NodeClaimFailed', 'insufficient quota for Standard_NC24ads_A100_v4')],
+    }));
+    expect(status).toMatchObject({ phase: 'Failed', message: 'insufficient quota for Standard_NC24ads_A100_v4' });
+  });
+
+  test('status.state Failed → Failed', () => {
+    expect(translateWorkspaceStatus(workspace({ state: 'Failed', conditions: [condition('InferenceReady', 'False', 'X', 'crash loop')] })))
+      .toMatchObject({ phase: 'Failed', message: 'crash loop' });
+  });
+
+  test('resources not ready yet → Pending with the ResourceReady message; no status at all → Pending', () => {
+    expect(translateWorkspaceStatus(workspace({ state: 'Pending', conditions: [condition('ResourceReady', 'False', 'workspaceResourcePending', 'waiting for nodes')] })))
+      .toMatchObject({ phase: 'Pending', message: 'waiting for nodes' });
+    expect(translateWorkspaceStatus(workspace(undefined))).toMatchObject({ phase: 'Pending', message: 'KAITO has not reported a status yet' });
+  });
+
+  test('a deletion timestamp → Terminating', () => {
+    expect(translateWorkspaceStatus({ ...workspace({ state: 'Ready' }), metadata: { name: 'x', deletionTimestamp: '2026-01-30T10:00:00Z' } }).phase).toBe('Terminating');
+  });
+});
+
+describe('Dynamo DynamoGraphDeployment status (status.state: initializing|pending|successful|failed)', () => {
+  const dgd = (status?: object): UpstreamResource => ({
+    apiVersion: 'nvidia.com/v1alpha1',
+    kind: 'DynamoGraphDeployment',
+    metadata: { name: 'llama-70b-pd' },
+    spec: { services: { Frontend: { componentType: 'frontend', replicas: 2 }, VllmPrefillWorker: { componentType: 'worker', replicas: 2 }, VllmDecodeWorker: { componentType: 'worker', replicas: 4 } } },
+    status,
+  });
+
+  test('successful → Running; desired counts workers only (2 prefill + 4 decode = 6); endpoint <name>-frontend:8000', () => {
+    expect(translateDynamoStatus(dgd({ state: 'successful', conditions: [condition('Ready', 'True', 'AllReady', 'All resources are ready')] }))).toEqual({
+      phase: 'Running',
+      provider: { name: 'dynamo', resourceName: 'llama-70b-pd', resourceKind: 'DynamoGraphDeployment', selectedReason: undefined },
+      replicas: { desired: 6, ready: 6, available: 6 },
+      endpoint: { service: 'llama-70b-pd-frontend', port: 8000 },
+    });
+  });
+
+  test('pending → Deploying with the Ready condition\'s message', () => {
+    expect(translateDynamoStatus(dgd({ state: 'pending', conditions: [condition('Ready', 'False', 'SomeResourcesAreNotReady', 'VllmDecodeWorker: 1/4 ready')] })))
+      .toMatchObject({ phase: 'Deploying', message: 'VllmDecodeWorker: 1/4 ready', replicas: { desired: 6, ready: 0 } });
+  });
+
+  test('the seed\'s "deploying" is accepted as Deploying', () => {
+    expect(translateDynamoStatus(dgd({ state: 'deploying' })).phase).toBe('Deploying');
+  });
+
+  test('initializing → Pending', () => {
+    expect(translateDynamoStatus(dgd({ state: 'initializing' })).phase).toBe('Pending');
+  });
+
+  test('failed → Failed, message from status.message when present, else from the conditions', () => {
+    expect(translateDynamoStatus(dgd({ state: 'failed', message: 'insufficient GPUs' }))).toMatchObject({ phase: 'Failed', message: 'insufficient GPUs' });
+    expect(translateDynamoStatus(dgd({ state: 'failed', conditions: [condition('Ready', 'False', 'Failed', 'image pull failed')] })))
+      .toMatchObject({ phase: 'Failed', message: 'image pull failed' });
+  });
+
+  test('per-service readiness, when a newer operator reports it, is summed over workers', () => {
+    const status = translateDynamoStatus(dgd({ state: 'pending', services: { VllmPrefillWorker: { readyReplicas: 2, availableReplicas: 2 }, VllmDecodeWorker: { readyReplicas: 1, availableReplicas: 1 }, Frontend: { readyReplicas: 2 } } }));
+    expect(status.replicas).toEqual({ desired: 6, ready: 3, available: 3 });
+  });
+
+  test('no status and unknown states → Pending with a message; deletion → Terminating', () => {
+    expect(translateDynamoStatus(dgd())).toMatchObject({ phase: 'Pending', message: 'Dynamo has not reported a status yet' });
+    expect(translateDynamoStatus(dgd({ state: 'scaling' }))).toMatchObject({ phase: 'Pending', message: "unknown Dynamo state 'scaling'" });
+    expect(translateDynamoStatus({ ...dgd({ state: 'successful' }), metadata: { name: 'x', deletionTimestamp: '2026-01-30T10:00:00Z' } }).phase).toBe('Terminating');
+  });
+});
+
+describe('KubeRay RayService status (condition Ready; application statuses)', () => {
+  const rayService = (status?: object): UpstreamResource => ({
+    apiVersion: 'ray.io/v1',
+    kind: 'RayService',
+    metadata: { name: 'qwen' },
+    spec: { rayClusterConfig: { headGroupSpec: {}, workerGroupSpecs: [{ groupName: 'prefill-workers', replicas: 2 }, { groupName: 'decode-workers', replicas: 1 }] } },
+    status,
+  });
+  const apps = (status: string, extra: object = {}) => ({ activeServiceStatus: { applicationStatuses: { llm: { status, ...extra } } } });
+
+  test('Ready True → Running; endpoint <name>-serve-svc:8000', () => {
+    expect(translateRayServiceStatus(rayService({ ...apps('RUNNING'), conditions: [condition('Ready', 'True', 'RunningServeApps')] }))).toEqual({
+      phase: 'Running',
+      provider: { name: 'kuberay', resourceName: 'qwen', resourceKind: 'RayService', selectedReason: undefined },
+      replicas: { desired: 3, ready: 3, available: 3 },
+      endpoint: { service: 'qwen-serve-svc', port: 8000 },
+    });
+  });
+
+  test('worker counts come from rayClusterStatus when reported', () => {
+    const status = { activeServiceStatus: { applicationStatuses: { llm: { status: 'RUNNING' } }, rayClusterStatus: { readyWorkerReplicas: 2, availableWorkerReplicas: 1 } }, conditions: [condition('Ready', 'True')] };
+    expect(translateRayServiceStatus(rayService(status)).replicas).toEqual({ desired: 3, ready: 2, available: 1 });
+  });
+
+  test('the deprecated serviceStatus Running counts when there is no Ready condition', () => {
+    expect(translateRayServiceStatus(rayService({ serviceStatus: 'Running' })).phase).toBe('Running');
+  });
+
+  test.each(['DEPLOYING', 'NOT_STARTED'])('application %s with Ready False → Deploying with the condition message', (app) => {
+    expect(translateRayServiceStatus(rayService({ ...apps(app), conditions: [condition('Ready', 'False', 'WaitForServeDeploymentReady', 'Serve applications are deploying')] })))
+      .toMatchObject({ phase: 'Deploying', message: 'Serve applications are deploying', replicas: { desired: 3, ready: 0 } });
+  });
+
+  test('DEPLOY_FAILED → Failed with the application message', () => {
+    expect(translateRayServiceStatus(rayService({ ...apps('DEPLOY_FAILED', { message: 'ImportError: vllm' }), conditions: [condition('Ready', 'False')] })))
+      .toMatchObject({ phase: 'Failed', message: 'ImportError: vllm' });
+  });
+
+  test('UNHEALTHY → Failed with the messages of its Serve deployments', () => {
+    const status = apps('UNHEALTHY', { serveDeploymentStatuses: { LLMServer: { status: 'UNHEALTHY', message: 'replica crashed: CUDA out of memory' }, OpenAiIngress: { status: 'HEALTHY' } } });
+    expect(translateRayServiceStatus(rayService(status))).toMatchObject({ phase: 'Failed', message: 'LLMServer: replica crashed: CUDA out of memory' });
+    expect(translateRayServiceStatus(rayService(apps('UNHEALTHY'))).message).toBe("Serve application 'llm' is UNHEALTHY");
+  });
+
+  test('no applications yet → Pending; no status → Pending; deletion → Terminating', () => {
+    expect(translateRayServiceStatus(rayService({ conditions: [condition('Ready', 'False', 'Initializing', 'cluster starting')] })))
+      .toMatchObject({ phase: 'Pending', message: 'cluster starting' });
+    expect(translateRayServiceStatus(rayService())).toMatchObject({ phase: 'Pending', message: 'KubeRay has not reported a status yet' });
+    expect(translateRayServiceStatus({ ...rayService(apps('RUNNING')), metadata: { name: 'q', deletionTimestamp: '2026-01-30T10:00:00Z' } }).phase).toBe('Terminating');
+  });
+});
+
+describe('translateStatus dispatches on apiVersion and kind', () => {
+  test('a rendered resource, read back with a status, maps through its provider and keeps the selection reason', () => {
+    const { resource } = render(GPU_VLLM, 'llama-8b');
+    const status = translateStatus({ ...resource, status: { state: 'successful' } });
+    expect(status).toMatchObject({
+      phase: 'Running',
+      provider: { name: 'dynamo', resourceName: 'llama-8b', resourceKind: 'DynamoGraphDeployment', selectedReason: 'default → dynamo (GPU inference default)' },
+      endpoint: { service: 'llama-8b-frontend', port: 8000 },
+      replicas: { desired: 1, ready: 1, available: 1 },
+    });
+  });
+
+  test('both KAITO API versions are understood', () => {
+    for (const apiVersion of ['kaito.sh/v1beta1', 'kaito.sh/v1alpha1']) {
+      expect(translateStatus({ apiVersion, kind: 'Workspace', metadata: { name: 'w' }, status: { state: 'Ready' } }).phase).toBe('Running');
+    }
+  });
+
+  test('anything else is refused with the supported kinds', () => {
+    expect(() => translateStatus({ apiVersion: 'apps/v1', kind: 'Deployment' }))
+      .toThrow('no provider reads the status of apps/v1 Deployment; supported: DynamoGraphDeployment (dynamo), Workspace (kaito), RayService (kuberay)');
+    expect(() => translateStatus('phase: Running')).toThrow('expected a Kubernetes resource with apiVersion and kind');
+  });
+});

@@ -1,0 +1,213 @@
+import { Testing } from 'cdk8s';
+import { parse } from 'yaml';
+import { expectSchemaValid } from './helpers';
+import { ModelDeployment, renderModelDeploymentDocument } from '../../src/model-deployment';
+import { warningsOf } from '../../src/warnings';
+
+// The three worked examples of seed 003 §4.2, written as the seed writes them (ModelDeployment
+// documents), rendered through the document path and the construct path alike.
+const EXAMPLE_1 = `
+apiVersion: kubefoundry.ai/v1alpha1
+kind: ModelDeployment
+metadata:
+  name: llama-8b
+  namespace: default
+spec:
+  model:
+    id: "meta-llama/Llama-3.1-8B-Instruct"
+    source: "huggingface"
+  engine:
+    type: "vllm"
+    contextLength: 8192
+  serving:
+    mode: "aggregated"
+  scaling:
+    replicas: 1
+  resources:
+    gpu:
+      count: 1
+    memory: "32Gi"
+  secrets:
+    huggingFaceToken: "hf-token"
+`;
+
+const EXAMPLE_2 = `
+apiVersion: kubefoundry.ai/v1alpha1
+kind: ModelDeployment
+metadata:
+  name: gemma-cpu
+  namespace: default
+spec:
+  model:
+    id: "google/gemma-3-1b-it-qat-q8_0-gguf"
+    source: "huggingface"
+  engine:
+    type: "llamacpp"
+  serving:
+    mode: "aggregated"
+  scaling:
+    replicas: 1
+  resources:
+    gpu:
+      count: 0  # No GPU - triggers KAITO selection
+    memory: "16Gi"
+    cpu: "8"
+  image: "ghcr.io/sozercan/llama-cpp-runner:latest"
+`;
+
+const EXAMPLE_3 = `
+apiVersion: kubefoundry.ai/v1alpha1
+kind: ModelDeployment
+metadata:
+  name: llama-70b-pd
+  namespace: default
+spec:
+  model:
+    id: "meta-llama/Llama-3.1-70B-Instruct"
+    source: "huggingface"
+  provider:
+    name: "dynamo"
+    overrides:
+      routerMode: "kv"
+      frontend:
+        replicas: 2
+        resources:
+          cpu: "4"
+          memory: "8Gi"
+  engine:
+    type: "vllm"
+  serving:
+    mode: "disaggregated"
+  scaling:
+    prefill:
+      replicas: 2
+      gpu:
+        count: 4
+      memory: "128Gi"
+    decode:
+      replicas: 4
+      gpu:
+        count: 2
+      memory: "64Gi"
+  secrets:
+    huggingFaceToken: "hf-token"
+`;
+
+function renderDocument(yaml: string) {
+  const doc = parse(yaml);
+  const chart = Testing.chart();
+  const md = renderModelDeploymentDocument(chart, doc, doc.metadata.name);
+  const objects = Testing.synth(chart);
+  return { md, objects, warnings: warningsOf(chart) };
+}
+
+describe('seed 003 §4.2 example 1: GPU deployment → Dynamo (auto-selected)', () => {
+  const { md, objects, warnings } = renderDocument(EXAMPLE_1);
+  const dgd = objects[0];
+
+  test('renders one DynamoGraphDeployment that validates against the CRD', () => {
+    expect(objects.map((o) => `${o.apiVersion} ${o.kind} ${o.metadata.namespace}/${o.metadata.name}`))
+      .toEqual(['nvidia.com/v1alpha1 DynamoGraphDeployment default/llama-8b']);
+    expectSchemaValid(objects);
+    expect(warnings).toEqual([]);
+  });
+
+  test('selects Dynamo with the seed reason and records it on the resource', () => {
+    expect(md.provider.name).toBe('dynamo');
+    expect(md.selectionReason).toBe('default → dynamo (GPU inference default)');
+    expect(dgd.metadata.annotations['kube-inference.io/selection-reason']).toBe('default → dynamo (GPU inference default)');
+    expect(dgd.metadata.labels['kube-inference.io/provider']).toBe('dynamo');
+  });
+
+  test('has a frontend and a vLLM worker with the context length flag, GPU as a string and the HF token', () => {
+    const { Frontend, VllmWorker } = dgd.spec.services;
+    expect(dgd.spec.backendFramework).toBe('vllm');
+    expect(Frontend).toMatchObject({ componentType: 'frontend', dynamoNamespace: 'llama-8b', replicas: 1, envFromSecret: 'hf-token' });
+    expect(VllmWorker).toMatchObject({ componentType: 'worker', replicas: 1, envFromSecret: 'hf-token', resources: { limits: { gpu: '1', memory: '32Gi' } } });
+    expect(VllmWorker.extraPodSpec.mainContainer.command).toEqual(['python3', '-m', 'dynamo.vllm']);
+    expect(VllmWorker.extraPodSpec.mainContainer.args).toEqual(['--model', 'meta-llama/Llama-3.1-8B-Instruct', '--max-model-len', '8192']);
+  });
+
+  test('matches the snapshot', () => {
+    expect(objects).toMatchSnapshot();
+  });
+});
+
+describe('seed 003 §4.2 example 2: CPU deployment (GGUF) → KAITO (auto-selected)', () => {
+  const { md, objects, warnings } = renderDocument(EXAMPLE_2);
+  const ws = objects[0];
+
+  test('renders one Workspace with resource and inference at the top level, valid against the CRD', () => {
+    expect(objects.map((o) => `${o.apiVersion} ${o.kind} ${o.metadata.name}`)).toEqual(['kaito.sh/v1beta1 Workspace gemma-cpu']);
+    expect(ws.spec).toBeUndefined();
+    expect(Object.keys(ws).sort()).toEqual(['apiVersion', 'inference', 'kind', 'metadata', 'resource']);
+    expectSchemaValid(objects);
+    expect(warnings).toEqual([]);
+  });
+
+  test('selects KAITO because no GPU was requested', () => {
+    expect(md.provider.name).toBe('kaito');
+    expect(ws.metadata.annotations['kube-inference.io/selection-reason']).toBe('no GPU requested → kaito (only CPU provider)');
+    expect(ws.metadata.labels['kube-inference.io/model-source']).toBe('huggingface');
+  });
+
+  test('runs the user image on Linux nodes from a pod template', () => {
+    expect(ws.resource).toEqual({ count: 1, labelSelector: { matchLabels: { 'kubernetes.io/os': 'linux' } } });
+    const container = ws.inference.template.spec.containers[0];
+    expect(container).toEqual({
+      name: 'model',
+      image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
+      args: ['huggingface://google/gemma-3-1b-it-qat-q8_0-gguf', '--address=:5000'],
+      ports: [{ containerPort: 5000 }],
+      resources: { requests: { memory: '16Gi', cpu: '8' } },
+    });
+  });
+
+  test('matches the snapshot', () => {
+    expect(objects).toMatchSnapshot();
+  });
+});
+
+describe('seed 003 §4.2 example 3: disaggregated P/D with KV routing → Dynamo', () => {
+  const { md, objects, warnings } = renderDocument(EXAMPLE_3);
+  const dgd = objects[0];
+
+  test('renders a DynamoGraphDeployment valid against the CRD, router mode as a frontend argument', () => {
+    expectSchemaValid(objects);
+    expect(warnings).toEqual([]);
+    expect(md.selectionReason).toBe('explicit provider selection');
+    const frontend = dgd.spec.services.Frontend;
+    // The seed writes `router-mode: kv` as a service field; the CRD has no such field.
+    expect(frontend['router-mode']).toBeUndefined();
+    expect(frontend.extraPodSpec.mainContainer.args).toEqual(['--http-port', '8000', '--router-mode', 'kv']);
+    expect(frontend).toMatchObject({ replicas: 2, resources: { requests: { cpu: '4', memory: '8Gi' } } });
+  });
+
+  test('has prefill and decode workers with subComponentType and --disaggregation-mode', () => {
+    const { VllmPrefillWorker, VllmDecodeWorker } = dgd.spec.services;
+    expect(Object.keys(dgd.spec.services).sort()).toEqual(['Frontend', 'VllmDecodeWorker', 'VllmPrefillWorker']);
+    expect(VllmPrefillWorker).toMatchObject({ componentType: 'worker', subComponentType: 'prefill', replicas: 2, resources: { limits: { gpu: '4', memory: '128Gi' } } });
+    expect(VllmDecodeWorker).toMatchObject({ componentType: 'worker', subComponentType: 'decode', replicas: 4, resources: { limits: { gpu: '2', memory: '64Gi' } } });
+    expect(VllmPrefillWorker.extraPodSpec.mainContainer.args).toEqual(
+      ['--model', 'meta-llama/Llama-3.1-70B-Instruct', '--disaggregation-mode', 'prefill', '--tensor-parallel-size', '4']);
+    expect(VllmDecodeWorker.extraPodSpec.mainContainer.args).toEqual(
+      ['--model', 'meta-llama/Llama-3.1-70B-Instruct', '--disaggregation-mode', 'decode', '--tensor-parallel-size', '2']);
+  });
+
+  test('matches the snapshot', () => {
+    expect(objects).toMatchSnapshot();
+  });
+});
+
+test('the construct renders the same objects as the document', () => {
+  const doc = parse(EXAMPLE_3);
+  const chart = Testing.chart();
+  new ModelDeployment(chart, 'x', { ...doc.spec, metadata: { name: 'llama-70b-pd', namespace: 'default' } });
+  expect(Testing.synth(chart)).toEqual(renderDocument(EXAMPLE_3).objects);
+});
+
+test('the same input renders the same bytes', () => {
+  const once = JSON.stringify([EXAMPLE_1, EXAMPLE_2, EXAMPLE_3].map((y) => renderDocument(y).objects));
+  const twice = JSON.stringify([EXAMPLE_1, EXAMPLE_2, EXAMPLE_3].map((y) => renderDocument(y).objects));
+  expect(twice).toBe(once);
+});
