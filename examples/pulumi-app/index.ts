@@ -8,13 +8,23 @@
 // each object as a child resource.
 import * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
-import { LlamaStackWithProviders } from 'kube-inference-constructs/pulumi';
+import { LlamaStackWithProviders, ModelDeployment } from 'kube-inference-constructs/pulumi';
 
 const config = new pulumi.Config();
 const providerTag = config.get('providerTag') ?? '1.2.0';
 
 // Outputs of other resources can be passed where a user would expect to: the namespace here.
 const namespace = new k8s.core.v1.Namespace('llama-stack', { metadata: { name: 'llama-stack' } });
+
+// The model the stack's inference provider talks to, served by whichever provider the selection
+// algorithm picks (here: Dynamo, for vLLM on a GPU); the reason is an output.
+const model = new ModelDeployment('llama-8b', {
+  namespace: namespace.metadata.name,
+  model: { id: 'meta-llama/Llama-3.1-8B-Instruct', source: 'huggingface' },
+  engine: { type: 'vllm', contextLength: 8192 },
+  resources: { gpu: { count: 1 }, memory: '32Gi' },
+  secrets: { huggingFaceToken: 'hf-token' },
+});
 
 const stack = new LlamaStackWithProviders('llama-stack', {
   namespace: namespace.metadata.name,
@@ -33,3 +43,5 @@ const stack = new LlamaStackWithProviders('llama-stack', {
 export const serviceName = stack.serviceName;
 export const servicePort = stack.servicePort;
 export const configMaps = stack.configMapNames;
+export const modelProvider = model.selectedProvider;
+export const modelSelectionReason = model.selectionReason;

@@ -1,3 +1,5 @@
+import { parseArgs, ParseArgsConfig } from 'util';
+
 /** What a CLI command may touch of the outside world; tests pass their own. */
 export interface CliIo {
   /** Reads all of standard input. */
@@ -44,4 +46,13 @@ export function processIo(): CliIo {
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
   };
+}
+
+/** Parses a command's arguments with `util.parseArgs`; bad usage becomes a {@link UsageError}. */
+export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 }

@@ -1,13 +1,12 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'fs';
 import { join, resolve } from 'path';
-import { parseArgs } from 'util';
 import { Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ValidationError } from '../errors';
 import { MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND, renderModelDeploymentDocument } from '../model-deployment/document';
 import { synthesizeObjects } from '../synth';
 import { readInputs } from './inputs';
-import { Command, UsageError } from './io';
+import { Command, parseCommandArgs } from './io';
 import { LLSD_API_VERSION, renderLlamaStackDocument } from './llama-stack-document';
 
 /** A kind of input document the render command understands. */
@@ -48,12 +47,7 @@ export const renderCommand: Command = {
   summary: 'Render LlamaStackDistribution and ModelDeployment documents into manifests',
   usage: USAGE,
   run: async (args, io) => {
-    let parsed;
-    try {
-      parsed = parseArgs({ args, allowPositionals: true, options: { 'output-dir': { type: 'string', short: 'o' } } });
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
+    const parsed = parseCommandArgs({ args, allowPositionals: true, options: { 'output-dir': { type: 'string', short: 'o' } } });
     const inputs = await readInputs(parsed.positionals, io);
     if (!inputs.ok) {
       io.stderr(inputs.errors.map((e) => `error: ${e}\n`).join(''));

@@ -1,7 +1,6 @@
-import { parseArgs } from 'util';
 import { stringify } from 'yaml';
 import { readInputs } from './inputs';
-import { Command, UsageError } from './io';
+import { Command, parseCommandArgs, UsageError } from './io';
 import { isRecord } from '../model-deployment/checks';
 import { ModelDeploymentStatus } from '../model-deployment/status';
 import { translateStatus } from '../model-deployment/translate-status';
@@ -29,15 +28,10 @@ export const statusCommand: Command = {
   summary: 'Print the unified status of saved Workspace/DynamoGraphDeployment/RayService resources',
   usage: USAGE,
   run: async (args, io) => {
-    let parsed;
-    try {
-      parsed = parseArgs({
+    const parsed = parseCommandArgs({
         args,
         options: { filename: { type: 'string', short: 'f', multiple: true }, output: { type: 'string', short: 'o', default: 'yaml' } },
       });
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
     const files = parsed.values.filename ?? [];
     if (files.length === 0) throw new UsageError('missing -f FILE (use -f - for standard input)');
     const format = parsed.values.output;

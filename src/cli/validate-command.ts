@@ -1,9 +1,8 @@
 import { readdirSync, statSync } from 'fs';
 import { join, resolve } from 'path';
-import { parseArgs } from 'util';
 import { ManifestValidator } from '../schema/manifest-validator';
 import { readInputs } from './inputs';
-import { Command, UsageError } from './io';
+import { Command, parseCommandArgs } from './io';
 
 const USAGE = `Usage: kube-inference validate [FILE|DIR ...] [--crd FILE ...] [--strict]
 
@@ -25,16 +24,11 @@ export const validateCommand: Command = {
   summary: 'Validate manifests against the Kubernetes and CRD schemas',
   usage: USAGE,
   run: async (args, io) => {
-    let parsed;
-    try {
-      parsed = parseArgs({
+    const parsed = parseCommandArgs({
         args,
         allowPositionals: true,
         options: { crd: { type: 'string', multiple: true }, strict: { type: 'boolean' } },
       });
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
     const files = parsed.positionals.flatMap((p) => expand(p, io.cwd));
     const inputs = await readInputs(files, io);
     if (!inputs.ok) {

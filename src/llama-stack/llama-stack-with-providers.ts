@@ -124,6 +124,13 @@ export interface LlamaStackWithProvidersProps {
    */
   readonly externalProviders?: ExternalProviders;
   /**
+   * Check every external provider before the server starts (import, `get_provider_spec()`, native
+   * code for this architecture, metadata consistency); a failing provider stops the container with
+   * a message naming it and its image.
+   * @default true
+   */
+  readonly preflight?: boolean;
+  /**
    * Image of the merge step (`kube-inference merge-config`).
    * @default - this package's published merge image, tagged with the package version
    */
@@ -223,6 +230,7 @@ export class LlamaStackWithProviders extends Construct {
       providers: validated.providers,
       configMap,
       scriptsConfigMap,
+      preflight: props.preflight ?? true,
       mergeInPod: validated.providers.length > 0,
       mergeImage: props.mergeImage ?? defaultMergeImage(),
       distributionConfigPaths: props.distributionConfigPaths ?? DEFAULT_DISTRIBUTION_CONFIG_PATHS,

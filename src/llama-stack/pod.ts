@@ -48,6 +48,8 @@ export interface PodPlan {
   readonly configMap?: { readonly name: string; readonly key: string };
   /** The ConfigMap holding the init-container scripts (present whenever there are providers). */
   readonly scriptsConfigMap: string;
+  /** Run the preflight check of the providers before the server starts. */
+  readonly preflight: boolean;
   /** True when the merge runs in the pod (providers whose metadata was not known at synth time). */
   readonly mergeInPod: boolean;
   readonly mergeImage: string;
@@ -160,6 +162,10 @@ export function serverContainer(plan: PodPlan): k8s.Container {
   } else if (plan.configMap) {
     mounts.push({ name: VOLUMES.userConfig, mountPath: USER_CONFIG_DIR, readOnly: true });
   }
+  const preflight = plan.preflight && plan.providers.length > 0;
+  if (preflight) {
+    mounts.push({ name: VOLUMES.scripts, mountPath: SCRIPTS_DIR, readOnly: true });
+  }
   mounts.push({ name: VOLUMES.storage, mountPath: plan.storageMountPath });
   const probe = (periodSeconds: number, failureThreshold: number): k8s.Probe => ({
     httpGet: { path: '/v1/health', port: k8s.IntOrString.fromString('http') },
@@ -173,8 +179,11 @@ export function serverContainer(plan: PodPlan): k8s.Container {
     imagePullPolicy: plan.imagePullPolicy,
     // Started explicitly with the config we prepared: an image entrypoint would load its own
     // built-in config and silently ignore the merged one (the bug of operator PR #240).
-    command: configPath ? ['llama', 'stack', 'run', configPath] : undefined,
-    env: serverEnv(plan, configPath),
+    // With providers, preflight checks them first (start-server.sh), then runs the same command.
+    command: preflight
+      ? ['/bin/sh', `${SCRIPTS_DIR}/${SCRIPT_FILES.startServer}`]
+      : configPath ? ['llama', 'stack', 'run', configPath] : undefined,
+    env: [...serverEnv(plan, configPath), ...(preflight ? [{ name: 'EXTERNAL_PROVIDERS_DIR', value: EXTERNAL_PROVIDERS_DIR }] : [])],
     ports: [{ name: 'http', containerPort: plan.port, protocol: 'TCP' }],
     // Generous start-up: providers and models may take minutes to initialise.
     startupProbe: probe(10, 60),
@@ -223,6 +232,18 @@ function serverEnv(plan: PodPlan, configPath: string | undefined): k8s.EnvVar[] 
   return env;
 }
 
+/**
+ * What every init container shares: small resources, the restricted profile, and its log tail as
+ * the termination message, so the reason for a failure shows in the pod status.
+ */
+function initContainerBasics(plan: PodPlan): Pick<k8s.Container, 'resources' | 'securityContext' | 'terminationMessagePolicy'> {
+  return {
+    resources: toK8sResources(plan.initResources),
+    securityContext: containerSecurityContext(plan.security),
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+  };
+}
+
 function installContainer(plan: PodPlan, p: ValidatedProvider): k8s.Container {
   const name = `install-provider-${p.provider.providerId}`;
   const crdConfig = {
@@ -253,9 +274,7 @@ function installContainer(plan: PodPlan, p: ValidatedProvider): k8s.Container {
       { name: VOLUMES.scripts, mountPath: SCRIPTS_DIR, readOnly: true },
       { name: VOLUMES.externalProviders, mountPath: EXTERNAL_PROVIDERS_DIR },
     ],
-    resources: toK8sResources(plan.initResources),
-    securityContext: containerSecurityContext(plan.security),
-    terminationMessagePolicy: 'FallbackToLogsOnError',
+    ...initContainerBasics(plan),
   };
 }
 
@@ -273,9 +292,7 @@ function extractContainer(plan: PodPlan): k8s.Container {
       { name: VOLUMES.scripts, mountPath: SCRIPTS_DIR, readOnly: true },
       { name: VOLUMES.baseConfig, mountPath: BASE_CONFIG_DIR },
     ],
-    resources: toK8sResources(plan.initResources),
-    securityContext: containerSecurityContext(plan.security),
-    terminationMessagePolicy: 'FallbackToLogsOnError',
+    ...initContainerBasics(plan),
   };
 }
 
@@ -296,8 +313,6 @@ function mergeContainer(plan: PodPlan): k8s.Container {
       { name: plan.configMap ? VOLUMES.userConfig : VOLUMES.baseConfig, mountPath: BASE_CONFIG_DIR, readOnly: true },
       { name: VOLUMES.mergedConfig, mountPath: MERGED_CONFIG_DIR },
     ],
-    resources: toK8sResources(plan.initResources),
-    securityContext: containerSecurityContext(plan.security),
-    terminationMessagePolicy: 'FallbackToLogsOnError',
+    ...initContainerBasics(plan),
   };
 }

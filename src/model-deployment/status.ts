@@ -1,5 +1,6 @@
 // The unified status of seed 003 §4.1 (phase, message, replicas, endpoint), as providers compute it
 // from their upstream resource as read back from the cluster (`kubectl get -o yaml`).
+import { SELECTION_REASON_ANNOTATION } from './metadata';
 
 /** Lifecycle phase of a deployment, the same for every provider. */
 export type DeploymentPhase = 'Pending' | 'Deploying' | 'Running' | 'Failed' | 'Terminating';
@@ -105,4 +106,14 @@ export function countOf(value: unknown): number | undefined {
 /** A non-empty string, or undefined. */
 export function textOf(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+/** The `provider` part of a unified status: which provider's resource it is, and why it was chosen. */
+export function providerStatusOf(resource: UpstreamResource, providerName: string): ProviderStatus {
+  return {
+    name: providerName,
+    resourceName: resource.metadata?.name ?? '',
+    resourceKind: resource.kind,
+    selectedReason: resource.metadata?.annotations?.[SELECTION_REASON_ANNOTATION],
+  };
 }

@@ -1,3 +1,4 @@
 // Pulumi components of kube-inference-constructs: `import { … } from 'kube-inference-constructs/pulumi'`.
 // They render through the cdk8s constructs, so both front ends produce the same objects.
 export * from './llama-stack-with-providers';
+export * from './model-deployment';

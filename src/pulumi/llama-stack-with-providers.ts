@@ -1,8 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import * as cdk8s from '../llama-stack';
-import { synthesizeObjects } from '../synth';
 import { DeferredValues } from './deferred-values';
-import { registerObjects } from './register-objects';
+import { renderComponent } from './render-component';
 
 /** An external provider whose image may be a Pulumi output (e.g. an image built in the same program). */
 export interface PulumiExternalProvider extends Omit<cdk8s.ExternalProvider, 'image'> {
@@ -83,20 +82,8 @@ export class LlamaStackWithProviders extends pulumi.ComponentResource {
       ])),
     };
 
-    let construct: cdk8s.LlamaStackWithProviders | undefined;
-    const render = (p: cdk8s.LlamaStackWithProvidersProps) => synthesizeObjects(undefined, (scope) => {
-      construct = new cdk8s.LlamaStackWithProviders(scope, name, p);
-    });
-    const { manifests, warnings } = render(props);
-    const built = construct!;
-    for (const warning of warnings) {
-      void pulumi.log.warn(warning, this);
-    }
-    // Once the outputs are known, the real values go through the same validation.
-    const objects = deferred.substitute(manifests, (values) => {
-      render(deferred.resolve(props, values));
-    });
-    this.resources = registerObjects(this, name, objects);
+    const { construct: built, resources } = renderComponent(this, name, props, deferred, (scope, id, p) => new cdk8s.LlamaStackWithProviders(scope, id, p));
+    this.resources = resources;
     this.serviceName = pulumi.output(built.serviceName);
     this.servicePort = pulumi.output(built.port);
     this.configMapNames = pulumi.output(built.configMapNames);

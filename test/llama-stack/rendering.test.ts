@@ -112,6 +112,7 @@ describe('LlamaStackWithProviders with external providers', () => {
     expect(mounts('llama-stack')).toEqual([
       { name: 'external-providers', mountPath: '/opt/llama-stack/external-providers', readOnly: true },
       { name: 'merged-config', mountPath: '/opt/llama-stack/config', readOnly: true },
+      scripts,
       { name: 'llama-storage', mountPath: '/.llama' },
     ]);
   });
@@ -125,16 +126,24 @@ describe('LlamaStackWithProviders with external providers', () => {
   test('the init scripts are rendered once, into a ConfigMap the init containers run from', () => {
     const cm = find(manifests, 'ConfigMap');
     expect(cm.metadata.name).toBe('stack-init-scripts');
-    expect(Object.keys(cm.data).sort()).toEqual(['extract-distribution-config.sh', 'install-provider.py', 'install-provider.sh']);
+    expect(Object.keys(cm.data).sort()).toEqual(['extract-distribution-config.sh', 'install-provider.py', 'install-provider.sh', 'preflight.py', 'start-server.sh']);
     expect(byName('install-provider-ollama').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/install-provider.sh']);
     expect(byName('extract-distribution-config').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/extract-distribution-config.sh']);
     expect(pod.volumes).toContainEqual({ name: 'init-scripts', configMap: { name: 'stack-init-scripts' } });
     expect(find(manifests, 'Deployment').spec.template.metadata.annotations['kube-inference.io/init-scripts-hash']).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  test('the server is started explicitly with the merged config', () => {
-    expect(server.command).toEqual(['llama', 'stack', 'run', '/opt/llama-stack/config/config.yaml']);
+  test('the server runs preflight, then starts explicitly with the merged config', () => {
+    expect(server.command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/start-server.sh']);
     expect(server.env).toContainEqual({ name: 'LLAMA_STACK_CONFIG', value: '/opt/llama-stack/config/config.yaml' });
+    expect(server.env).toContainEqual({ name: 'EXTERNAL_PROVIDERS_DIR', value: '/opt/llama-stack/external-providers' });
+    expect(find(manifests, 'ConfigMap').data['start-server.sh']).toContain('exec llama stack run "$LLAMA_STACK_CONFIG"');
+  });
+
+  test('without preflight the server is started with llama stack run directly', () => {
+    const plain = podSpec(render({ ...THREE_PROVIDERS, preflight: false })).containers[0];
+    expect(plain.command).toEqual(['llama', 'stack', 'run', '/opt/llama-stack/config/config.yaml']);
+    expect(plain.volumeMounts.map((m: any) => m.name)).not.toContain('init-scripts');
   });
 
   test('PYTHONPATH starts with the provider packages', () => {

@@ -131,11 +131,11 @@ describe('no injection', () => {
 
   test('the sh scripts expand user-supplied variables only inside double quotes', () => {
     const scripts = find(render(THREE_PROVIDERS), 'ConfigMap').data;
-    for (const name of ['install-provider.sh', 'extract-distribution-config.sh']) {
+    for (const name of ['install-provider.sh', 'extract-distribution-config.sh', 'start-server.sh']) {
       const text: string = scripts[name];
       expect(text).not.toMatch(/\beval\b/);
       for (const line of text.split('\n').filter((l) => !l.trim().startsWith('#'))) {
-        for (const m of line.matchAll(/\$(PROVIDER_\w+|INIT_CONTAINER_NAME|DISTRIBUTION_IMAGE|BASE_CONFIG_FILE)\b/g)) {
+        for (const m of line.matchAll(/\$(PROVIDER_\w+|INIT_CONTAINER_NAME|DISTRIBUTION_IMAGE|BASE_CONFIG_FILE|LLAMA_STACK_CONFIG)\b/g)) {
           const before = line.slice(0, m.index);
           const quotes = (before.match(/"/g) ?? []).length;
           expect({ line, quoted: quotes % 2 === 1 }).toEqual({ line, quoted: true });

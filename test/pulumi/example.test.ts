@@ -10,9 +10,13 @@ test('the example Pulumi program registers the component and its objects', async
   const program = require(join(__dirname, '..', '..', 'examples', 'pulumi-app', 'index'));
   expect(await valueOf(program.serviceName)).toBe('llama-stack-service');
   expect(await valueOf(program.servicePort)).toBe(8321);
+  expect(await valueOf(program.modelProvider)).toBe('dynamo');
+  expect(await valueOf(program.modelSelectionReason)).toMatch(/dynamo/i);
   await new Promise((resolve) => setTimeout(resolve, 200));
   const types = registered.map((r) => r.type);
   expect(types).toContain('kube-inference:llama-stack:LlamaStackWithProviders');
+  expect(types).toContain('kube-inference:model-deployment:ModelDeployment');
+  expect(types).toContain('kubernetes:nvidia.com/v1alpha1:DynamoGraphDeployment');
   expect(types).toEqual(expect.arrayContaining(['kubernetes:core/v1:Namespace', 'kubernetes:apps/v1:Deployment', 'kubernetes:core/v1:Service', 'kubernetes:core/v1:ConfigMap']));
   const deployment = registered.find((r) => r.type === 'kubernetes:apps/v1:Deployment')!.inputs;
   expect(deployment.metadata.namespace).toBe('llama-stack');

@@ -6,6 +6,8 @@ export const SCRIPT_FILES = {
   installProvider: 'install-provider.sh',
   installProviderPython: 'install-provider.py',
   extractDistributionConfig: 'extract-distribution-config.sh',
+  startServer: 'start-server.sh',
+  preflight: 'preflight.py',
 } as const;
 
 let scripts: Record<string, string> | undefined;

@@ -184,6 +184,17 @@ def main():
     output = pip.stdout.decode("utf-8", "replace").rstrip()
     if pip.returncode != 0:
         remove_staging()
+        # A requirement with no wheel at all in the image is a missing wheel, not a conflict: pip says
+        # "(from versions: none)" because installation is offline (--no-index) by design.
+        missing = re.findall(r"Could not find a version that satisfies the requirement (\S+).*\(from versions: none\)", output)
+        if missing:
+            fail(
+                "ERROR: Cannot install provider '%s': a dependency wheel is missing from the image" % provider_id,
+                ["Missing: " + ", ".join(missing), "", "Pip installation failed with:", output],
+                "Add a wheel for every dependency of the provider to /lls-provider/packages/ and rebuild the image "
+                "(for example `pip wheel --wheel-dir packages <provider>` or `pip download --only-binary=:all:`); "
+                "installation in the pod is offline and never downloads anything.",
+            )
         if re.search(r"ResolutionImpossible|conflict|Could not find a version that satisfies", output, re.I):
             fail(
                 "ERROR: Cannot install provider '%s' due to dependency conflict" % provider_id,

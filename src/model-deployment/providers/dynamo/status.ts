@@ -3,8 +3,7 @@
 // `deploying` is accepted too — and messages are in `status.conditions`; `status.message` only
 // exists in some releases, so it is read when present).
 import { DYNAMO_FRONTEND_PORT } from './plan';
-import { SELECTION_REASON_ANNOTATION } from '../../metadata';
-import { conditionsOf, countOf, findCondition, isTerminating, ModelDeploymentStatus, textOf, UpstreamResource } from '../../status';
+import { conditionsOf, countOf, findCondition, isTerminating, ModelDeploymentStatus, providerStatusOf, textOf, UpstreamResource } from '../../status';
 
 interface ServiceSpec { readonly componentType?: unknown; readonly replicas?: unknown }
 interface ServiceStatus { readonly readyReplicas?: unknown; readonly availableReplicas?: unknown }
@@ -18,12 +17,7 @@ export function translateDynamoStatus(dgd: UpstreamResource, providerName = 'dyn
   const workers = Object.entries(services).filter(([, s]) => s?.componentType !== 'frontend' && s?.componentType !== 'main');
   const desired = workers.reduce((sum, [, s]) => sum + (countOf(s?.replicas) ?? 1), 0);
   const base = {
-    provider: {
-      name: providerName,
-      resourceName: name,
-      resourceKind: dgd.kind,
-      selectedReason: dgd.metadata?.annotations?.[SELECTION_REASON_ANNOTATION],
-    },
+    provider: providerStatusOf(dgd, providerName),
     endpoint: { service: `${name}-frontend`, port: DYNAMO_FRONTEND_PORT },
   };
   const reported = (field: 'readyReplicas' | 'availableReplicas') => {

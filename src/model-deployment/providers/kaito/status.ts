@@ -2,8 +2,7 @@
 // conditions — ResourceReady, InferenceReady, WorkspaceSucceeded — and `status.state`, one of
 // Pending, Ready, NotReady, Running, Succeeded, Failed; WorkspaceSucceeded=False with reason
 // `workspacePending` means "not done yet", not failure).
-import { SELECTION_REASON_ANNOTATION } from '../../metadata';
-import { conditionsOf, countOf, findCondition, isTerminating, ModelDeploymentStatus, textOf, UpstreamResource } from '../../status';
+import { conditionsOf, countOf, findCondition, isTerminating, ModelDeploymentStatus, providerStatusOf, textOf, UpstreamResource } from '../../status';
 
 /** Port of the Service KAITO creates in front of the inference pods. */
 export const KAITO_SERVICE_PORT = 80;
@@ -14,12 +13,7 @@ export function translateWorkspaceStatus(workspace: UpstreamResource, providerNa
   const resource = workspace.resource as { count?: unknown } | undefined;
   const desired = countOf(resource?.count) ?? 1;
   const base = {
-    provider: {
-      name: providerName,
-      resourceName: name,
-      resourceKind: workspace.kind,
-      selectedReason: workspace.metadata?.annotations?.[SELECTION_REASON_ANNOTATION],
-    },
+    provider: providerStatusOf(workspace, providerName),
     endpoint: { service: name, port: KAITO_SERVICE_PORT },
   };
   const notReady = { desired, ready: 0, available: 0 };

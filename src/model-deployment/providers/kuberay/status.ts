@@ -2,8 +2,7 @@
 // condition of type `Ready`; the deprecated `status.serviceStatus` is read when present; Serve
 // application statuses are NOT_STARTED, DEPLOYING, RUNNING, DEPLOY_FAILED, DELETING, UNHEALTHY).
 import { RAY_SERVE_PORT } from './serve-config';
-import { SELECTION_REASON_ANNOTATION } from '../../metadata';
-import { countOf, findCondition, isTerminating, ModelDeploymentStatus, textOf, UpstreamResource } from '../../status';
+import { countOf, findCondition, isTerminating, ModelDeploymentStatus, providerStatusOf, textOf, UpstreamResource } from '../../status';
 
 interface ServeDeploymentStatus { readonly status?: unknown; readonly message?: unknown }
 interface ApplicationStatus extends ServeDeploymentStatus { readonly serveDeploymentStatuses?: Record<string, ServeDeploymentStatus> }
@@ -26,12 +25,7 @@ export function translateRayServiceStatus(service: UpstreamResource, providerNam
   const ready = countOf(active.rayClusterStatus?.readyWorkerReplicas);
   const available = countOf(active.rayClusterStatus?.availableWorkerReplicas);
   const base = {
-    provider: {
-      name: providerName,
-      resourceName: name,
-      resourceKind: service.kind,
-      selectedReason: service.metadata?.annotations?.[SELECTION_REASON_ANNOTATION],
-    },
+    provider: providerStatusOf(service, providerName),
     endpoint: { service: `${name}-serve-svc`, port: RAY_SERVE_PORT },
   };
   const replicas = (running: boolean) => ({

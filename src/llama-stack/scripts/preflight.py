@@ -1,0 +1,588 @@
+# preflight: checks every external provider before the Llama Stack server starts (seed 001 "Phase 4:
+# Preflight Validation", FR-026/FR-027). Upstream never built `llama-stack preflight`, so this is the
+# seed's "Option B": our own check, run by start-server.sh in the server container with the server's own
+# Python and PYTHONPATH, so it imports exactly what the server will import.
+#
+# For each provider installed by the install init containers, in spec order:
+#   1. architecture: the native extensions (.so) of its installed distributions are ELF files for this
+#      machine and this CPython, and their wheel tags fit this platform; checked BEFORE any import;
+#   2. import: `<module>.provider` (what llama-stack imports) loads from PYTHONPATH; optional
+#      dependencies guarded by try/except ImportError inside the provider are fine;
+#   3. spec: `get_provider_spec()` returns a provider spec with api and provider_type; its module has the
+#      factory the server calls (get_adapter_impl / get_provider_impl) and its config_class resolves;
+#   4. metadata: api and provider_type of lls-provider-spec.yaml are compared with the runtime spec; a
+#      mismatch prints the seed's non-blocking warning and the runtime value wins.
+# Exit status 0 when every provider passed (warnings allowed), 1 otherwise; every failure names the
+# provider, its image, what failed and how to fix it.
+#
+# Inputs (environment): EXTERNAL_PROVIDERS_DIR (the shared volume, read-only here), LLAMA_STACK_CONFIG
+# (optional: the config the server will load, to cross-check that each provider is in it), PYTHONPATH.
+# Standard library + PyYAML (a dependency of llama-stack, so every distribution image has it); Python >= 3.8.
+import importlib
+import importlib.machinery
+import json
+import os
+import re
+import struct
+import sys
+import sysconfig
+import traceback
+
+SHARED = os.environ.get("EXTERNAL_PROVIDERS_DIR") or "/opt/llama-stack/external-providers"
+PACKAGES = os.path.join(SHARED, "python-packages")
+METADATA = os.path.join(SHARED, "metadata")
+MANIFEST = os.path.join(SHARED, "installed-packages.txt")
+CONFIG = os.environ.get("LLAMA_STACK_CONFIG") or ""
+
+# ELF e_machine values (System V gABI) and the names Python's platform.machine() uses for them.
+ELF_MACHINES = {
+    3: "x86 (i386)", 8: "MIPS", 20: "PowerPC", 21: "PowerPC64", 22: "IBM S/390 (s390x)", 40: "ARM (32-bit)",
+    62: "x86-64", 183: "AArch64 (arm64)", 243: "RISC-V", 258: "LoongArch",
+}
+ARCH_ALIASES = {
+    "x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64", "i386": "i686",
+    "i686": "i686", "x86": "i686", "win32": "i686", "ppc64le": "ppc64le", "ppc64": "ppc64", "s390x": "s390x",
+    "armv7l": "armv7l", "armv6l": "armv6l", "riscv64": "riscv64", "loongarch64": "loongarch64",
+    "universal2": "universal2",
+}
+
+
+def emit(text=""):
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Inputs
+
+
+class Provider:
+    def __init__(self, directory):
+        self.directory = directory
+        self.id = os.path.basename(directory)
+        self.image = "(unknown image)"
+        self.api = None
+        self.order = 1 << 30
+        self.package_name = None
+        self.module = None
+        self.meta_api = None
+        self.meta_type = None
+        self.errors = []
+        self.warnings = []
+
+
+def load_yaml_module():
+    try:
+        import yaml  # noqa: PLC0415 - llama-stack depends on PyYAML, so the distribution image has it
+    except ImportError:
+        emit("ERROR: preflight needs PyYAML, which every llama-stack distribution installs; it is missing in "
+             "this image (%s)." % sys.executable)
+        emit("Resolution: run the server with a Llama Stack distribution image, or disable preflight.")
+        sys.exit(1)
+    return yaml
+
+
+def read_providers(yaml):
+    providers = []
+    if not os.path.isdir(METADATA):
+        return providers
+    for name in sorted(os.listdir(METADATA)):
+        path = os.path.join(METADATA, name)
+        if name.startswith(".") or not os.path.isdir(path):
+            continue
+        p = Provider(path)
+        try:
+            with open(os.path.join(path, "crd-config.yaml"), encoding="utf-8") as f:
+                crd = json.load(f)
+            p.id = crd.get("providerId") or p.id
+            p.image = crd.get("image") or p.image
+            p.api = crd.get("api")
+            p.order = int(crd.get("order", p.order))
+        except (OSError, ValueError) as e:
+            p.errors.append(("metadata", "Cannot read %s/crd-config.yaml: %s" % (path, e),
+                             "The provider's install init container writes this file; check its log."))
+        try:
+            with open(os.path.join(path, "lls-provider-spec.yaml"), encoding="utf-8") as f:
+                meta = yaml.safe_load(f)
+            spec = (meta or {}).get("spec") or {}
+            p.package_name = str(spec.get("packageName") or "") or None
+            p.meta_api = spec.get("api")
+            p.meta_type = spec.get("providerType")
+        except (OSError, yaml.YAMLError, AttributeError) as e:
+            p.errors.append(("metadata", "Cannot read %s/lls-provider-spec.yaml: %s" % (path, e),
+                             "Fix /lls-provider/lls-provider-spec.yaml in the provider image."))
+        if p.package_name:
+            p.module = p.package_name.split("==")[0].strip()
+        elif not p.errors:
+            p.errors.append(("metadata", "lls-provider-spec.yaml has no spec.packageName, so there is no module to import.",
+                             "Set spec.packageName to the provider's Python package in the provider image's metadata."))
+        providers.append(p)
+    providers.sort(key=lambda p: (p.order, p.id))
+    return providers
+
+
+def read_owners():
+    """Normalized distribution name -> provider id, from installed-packages.txt."""
+    owners = {}
+    try:
+        with open(MANIFEST, encoding="utf-8") as f:
+            for line in f:
+                m = re.match(r"^(\S+)==\S+ provider=(\S+) image=(\S+)$", line.strip())
+                if m:
+                    owners.setdefault(normalize(m.group(1)), m.group(2))
+    except OSError:
+        pass
+    return owners
+
+
+def normalize(name):
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+class Dist:
+    def __init__(self, info_dir):
+        self.info_dir = info_dir
+        self.name, self.version = os.path.basename(info_dir)[: -len(".dist-info")], "?"
+        self.tags = []
+        self.files = []
+        self.top_level = set()
+        meta = read_text(os.path.join(info_dir, "METADATA"))
+        for line in meta.splitlines():
+            if line.startswith("Name:"):
+                self.name = line.split(":", 1)[1].strip()
+            elif line.startswith("Version:"):
+                self.version = line.split(":", 1)[1].strip()
+            elif not line.strip():
+                break
+        for line in read_text(os.path.join(info_dir, "WHEEL")).splitlines():
+            if line.startswith("Tag:"):
+                self.tags.append(line.split(":", 1)[1].strip())
+        for line in read_text(os.path.join(info_dir, "RECORD")).splitlines():
+            path = line.rsplit(",", 2)[0] if line.count(",") >= 2 else line
+            if path and not path.startswith(".."):
+                self.files.append(path)
+                self.top_level.add(path.split("/")[0])
+
+    @property
+    def key(self):
+        return normalize(self.name)
+
+    def label(self):
+        return "%s %s" % (self.name, self.version)
+
+
+def read_text(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def read_dists():
+    dists = []
+    if os.path.isdir(PACKAGES):
+        for entry in sorted(os.listdir(PACKAGES)):
+            if entry.endswith(".dist-info"):
+                dists.append(Dist(os.path.join(PACKAGES, entry)))
+    return dists
+
+
+# ---------------------------------------------------------------------------------------------------
+# 1. Architecture, before any import
+
+
+def elf_identity(path):
+    """(class bits, endianness, e_machine) of an ELF file, or a string naming what else it is."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(20)
+    except OSError as e:
+        return "unreadable (%s)" % e
+    if head[:4] == b"\x7fELF" and len(head) >= 20:
+        bits = {1: 32, 2: 64}.get(head[4], 0)
+        endian = {1: "<", 2: ">"}.get(head[5], "<")
+        machine = struct.unpack(endian + "H", head[18:20])[0]
+        return bits, endian, machine
+    if head[:4] in (b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf", b"\xce\xfa\xed\xfe", b"\xcf\xfa\xed\xfe", b"\xca\xfe\xba\xbe"):
+        return "a macOS Mach-O binary"
+    if head[:2] == b"MZ":
+        return "a Windows PE binary"
+    return "not an ELF shared object"
+
+
+def describe_elf(identity):
+    bits, endian, machine = identity
+    return "%s, %d-bit, %s-endian" % (ELF_MACHINES.get(machine, "machine %d" % machine), bits,
+                                      "little" if endian == "<" else "big")
+
+
+def running_identity():
+    """The ELF identity of this interpreter: the reference the extensions must match."""
+    for candidate in (os.path.realpath(sys.executable), "/proc/self/exe"):
+        ident = elf_identity(candidate)
+        if isinstance(ident, tuple):
+            return ident
+    return None
+
+
+def running_arch():
+    plat = sysconfig.get_platform()  # e.g. linux-x86_64
+    return ARCH_ALIASES.get(plat.split("-")[-1].lower(), plat.split("-")[-1].lower())
+
+
+def platform_tag_problem(plat):
+    """Why a wheel platform tag does not fit this interpreter's platform, or None."""
+    if plat == "any":
+        return None
+    here = sys.platform
+    if plat.startswith(("manylinux", "musllinux", "linux")):
+        if not here.startswith("linux"):
+            return "built for Linux, this is %s" % here
+    elif plat.startswith("macosx"):
+        return "built for macOS" if here != "darwin" else None
+    elif plat.startswith("win"):
+        return "built for Windows" if not here.startswith("win") else None
+    arch = None
+    for alias in sorted(ARCH_ALIASES, key=len, reverse=True):
+        if plat.endswith("_" + alias) or plat == alias:
+            arch = ARCH_ALIASES[alias]
+            break
+    if arch and arch not in (running_arch(), "universal2"):
+        return "built for %s, this machine is %s" % (arch, running_arch())
+    return None
+
+
+def interpreter_tag_problem(py, abi):
+    """Why a wheel's python/abi tags do not fit this CPython, or None."""
+    impl = sys.implementation.name
+    major, minor = sys.version_info[:2]
+    here = "cp%d%d" % (major, minor) if impl == "cpython" else impl
+    if abi in ("none",):
+        return None
+    if abi == "abi3":
+        m = re.match(r"^cp(\d)(\d+)$", py)
+        if impl != "cpython":
+            return "built for the CPython stable ABI, this is %s" % impl
+        if m and (int(m.group(1)), int(m.group(2))) > (major, minor):
+            return "needs CPython >= %s.%s, this is %d.%d" % (m.group(1), m.group(2), major, minor)
+        return None
+    m = re.match(r"^cp(\d)(\d+)", abi)
+    if m and "cp%s%s" % (m.group(1), m.group(2)) != here:
+        return "built for CPython %s.%s (ABI %s), this server runs %s %d.%d" % (
+            m.group(1), m.group(2), abi, impl, major, minor)
+    return None
+
+
+def check_wheel_tags(dist):
+    """Problems when none of the wheel's tags fits this interpreter and platform."""
+    if not dist.tags:
+        return []
+    reasons = []
+    for tag in dist.tags:
+        parts = tag.split("-")
+        if len(parts) != 3:
+            continue
+        py, abi, plat = parts
+        why = platform_tag_problem(plat) or interpreter_tag_problem(py, abi)
+        if why is None:
+            return []
+        reasons.append("%s: %s" % (tag, why))
+    return ["%s: wheel tag %s" % (dist.label(), r) for r in reasons]
+
+
+SO_TAG = re.compile(r"\.cpython-(\d)(\d+)[a-z]*-([A-Za-z0-9_]+?)-([a-z]+)-([a-z0-9]+)\.so$")
+
+
+def check_native_files(dist, reference):
+    problems = []
+    suffixes = importlib.machinery.EXTENSION_SUFFIXES
+    for rel in dist.files:
+        if not (rel.endswith(".so") or ".so." in rel.rsplit("/", 1)[-1]):
+            continue
+        path = os.path.join(PACKAGES, rel)
+        if not os.path.isfile(path):
+            continue
+        ident = elf_identity(path)
+        if not isinstance(ident, tuple):
+            problems.append("%s: %s is %s" % (dist.label(), rel, ident))
+            continue
+        if reference is not None and (ident[0], ident[1], ident[2]) != reference:
+            problems.append("%s: %s is built for %s; this server runs on %s" % (
+                dist.label(), rel, describe_elf(ident), describe_elf(reference)))
+            continue
+        m = SO_TAG.search(rel)
+        if m and not any(rel.endswith(s) for s in suffixes if s != ".so"):
+            problems.append("%s: %s is an extension for CPython %s.%s; this server runs %s %d.%d (accepts %s)" % (
+                dist.label(), rel, m.group(1), m.group(2), sys.implementation.name, sys.version_info[0],
+                sys.version_info[1], ", ".join(s for s in suffixes if s != ".so")))
+    return problems
+
+
+def check_architecture(p, dists, reference):
+    problems = []
+    for d in dists:
+        problems += check_wheel_tags(d)
+        problems += check_native_files(d, reference)
+    if problems:
+        p.errors.append((
+            "architecture",
+            "Native code in the provider's packages does not match this server's platform (%s, %s %d.%d):\n%s" % (
+                sysconfig.get_platform(), sys.implementation.name, sys.version_info[0], sys.version_info[1],
+                "\n".join("  - " + x for x in problems)),
+            "Rebuild the provider image with wheels for %s and the distribution's Python %d.%d (for example "
+            "`pip download --platform manylinux2014_%s --python-version %d.%d --only-binary=:all:`), or use "
+            "pure-Python wheels." % (running_arch(), sys.version_info[0], sys.version_info[1], running_arch(),
+                                     sys.version_info[0], sys.version_info[1]),
+        ))
+    return not problems
+
+
+# ---------------------------------------------------------------------------------------------------
+# 2.-4. Import, spec, metadata
+
+
+def short_traceback(exc):
+    lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
+    text = "".join(lines).rstrip().splitlines()
+    return "\n".join("    " + line for line in text[-12:])
+
+
+def where(module):
+    path = getattr(module, "__file__", None) or "(namespace package)"
+    return path
+
+
+def import_provider_module(p):
+    """Imports <module>.provider as llama-stack does; returns the module holding get_provider_spec."""
+    target = p.module + ".provider"
+    try:
+        return importlib.import_module(target)
+    except ModuleNotFoundError as e:
+        missing = e.name or ""
+        if missing == target:
+            # No provider submodule: accept a package that defines get_provider_spec itself, with a warning.
+            pkg = importlib.import_module(p.module)
+            if hasattr(pkg, "get_provider_spec"):
+                p.warnings.append(
+                    "Module '%s' has no 'provider' submodule; using %s.get_provider_spec(). llama-stack imports "
+                    "'%s.provider', so add a provider.py that exposes get_provider_spec()." % (p.module, p.module, p.module))
+                return pkg
+            raise LookupError("Neither %s.get_provider_spec() nor %s.get_provider_spec() exists (module file: %s)." % (
+                target, p.module, where(pkg)))
+        raise
+
+
+def describe_import_error(p, exc):
+    if isinstance(exc, ModuleNotFoundError):
+        missing = exc.name or "?"
+        if missing == p.module or p.module.startswith(missing + "."):
+            installed = sorted(e for e in os.listdir(PACKAGES)) if os.path.isdir(PACKAGES) else []
+            return (
+                "Module '%s' is not importable: it is not on PYTHONPATH.\n  PYTHONPATH=%s\n  Top-level entries in %s: %s" % (
+                    p.module, os.environ.get("PYTHONPATH", ""), PACKAGES, ", ".join(installed) or "(none)"),
+                "Set spec.packageName in lls-provider-spec.yaml to the import name of the package the provider "
+                "wheel installs (e.g. my_org_provider, not my-org-provider), and make sure PYTHONPATH starts with %s."
+                % PACKAGES,
+            )
+        return (
+            "Importing '%s' failed: it needs module '%s', which is not installed.\n%s" % (p.module, missing, short_traceback(exc)),
+            "Add a wheel providing '%s' to /lls-provider/packages/ in the provider image (installation is offline), "
+            "or guard the import with try/except ImportError if the dependency is optional." % missing,
+        )
+    return (
+        "Importing '%s.provider' failed with %s: %s\n%s" % (p.module, type(exc).__name__, exc, short_traceback(exc)),
+        "Fix the provider package so that it imports cleanly with the distribution's Python %d.%d and the "
+        "packages installed in %s, then rebuild the provider image." % (sys.version_info[0], sys.version_info[1], PACKAGES),
+    )
+
+
+def field(spec, name):
+    if isinstance(spec, dict):
+        value = spec.get(name)
+    else:
+        try:
+            value = getattr(spec, name)
+        except Exception:  # noqa: BLE001 - a property of a foreign object may raise anything
+            value = None
+    value = getattr(value, "value", value)  # Api enum -> its string value
+    return value
+
+
+def select_spec(p, spec):
+    if isinstance(spec, (list, tuple)):
+        for candidate in spec:
+            if field(candidate, "provider_type") == p.meta_type:
+                return candidate
+        types = [str(field(c, "provider_type")) for c in spec]
+        raise LookupError("get_provider_spec() returned a list of %d spec(s) with provider types %s; none has "
+                          "provider_type '%s' from lls-provider-spec.yaml." % (len(spec), ", ".join(types) or "(none)", p.meta_type))
+    return spec
+
+
+def resolve_dotted(path):
+    module_name, _, attr = path.rpartition(".")
+    module = importlib.import_module(module_name)
+    return getattr(module, attr)
+
+
+def check_spec(p, spec):
+    missing = [n for n in ("api", "provider_type") if not field(spec, n)]
+    if missing:
+        p.errors.append(("spec", "get_provider_spec() returned %r, which has no %s." % (spec, " and no ".join(missing)),
+                         "Return a ProviderSpec (RemoteProviderSpec or InlineProviderSpec) with api and provider_type set."))
+        return False
+    runtime_type = str(field(spec, "provider_type"))
+    impl_module = field(spec, "module") or p.module
+    factory = "get_provider_impl" if runtime_type.startswith("inline::") else "get_adapter_impl"
+    try:
+        impl = importlib.import_module(str(impl_module))
+        if not callable(getattr(impl, factory, None)):
+            p.errors.append(("spec", "The provider spec names module '%s', which has no %s() (file: %s)." % (
+                impl_module, factory, where(impl)),
+                "Define %s(config, deps) in %s; llama-stack calls it to build the provider." % (factory, impl_module)))
+    except Exception as e:  # noqa: BLE001
+        detail, resolution = describe_import_error(p, e)
+        p.errors.append(("spec", "The provider spec names module '%s', which fails to import.\n%s" % (impl_module, detail), resolution))
+    config_class = field(spec, "config_class")
+    if config_class:
+        try:
+            resolve_dotted(str(config_class))
+        except Exception as e:  # noqa: BLE001
+            p.errors.append(("spec", "The provider spec's config_class '%s' cannot be loaded: %s: %s" % (
+                config_class, type(e).__name__, e),
+                "Point config_class at the provider's config class (module path and class name)."))
+    return True
+
+
+def compare_metadata(p, spec):
+    """The seed's "Metadata Field Comparison": provider_type and api; mismatches warn, runtime wins."""
+    rows = [("provider_type", p.meta_type, field(spec, "provider_type")), ("api", p.meta_api, field(spec, "api"))]
+    if all(str(meta) == str(runtime) for _, meta, runtime in rows):
+        return
+    lines = ["WARNING: Provider metadata mismatch (non-blocking)", "", "Provider: " + p.id, "Image: " + p.image]
+    for name, meta, runtime in rows:
+        lines += ["", "Field: " + name, "  Metadata (lls-provider-spec.yaml): %s" % meta,
+                  "  Runtime (get_provider_spec()): %s" % runtime]
+        if str(meta) == str(runtime):
+            lines.append("  Match \u2713")
+        else:
+            lines.append("  Using: %s (runtime value)" % runtime)
+    lines += ["", "Resolution: Update lls-provider-spec.yaml in the provider image to match get_provider_spec()."]
+    p.warnings.append("\n".join(lines))
+
+
+def check_in_config(providers, yaml):
+    """Warns when the config the server will load lacks an installed provider (the merge should add each)."""
+    if not CONFIG:
+        return
+    try:
+        with open(CONFIG, encoding="utf-8") as f:
+            config = yaml.safe_load(f) or {}
+    except (OSError, yaml.YAMLError) as e:
+        emit("WARNING: cannot read the server config %s to cross-check the providers: %s" % (CONFIG, e))
+        return
+    sections = config.get("providers") or {}
+    for p in providers:
+        entries = sections.get(p.api) or [] if isinstance(sections, dict) else []
+        match = [e for e in entries if isinstance(e, dict) and e.get("provider_id") == p.id]
+        if not match:
+            p.warnings.append("Provider '%s' (image %s) is installed but %s has no provider with provider_id '%s' "
+                              "under providers.%s; the server will not load it." % (p.id, p.image, CONFIG, p.id, p.api))
+        elif str(match[0].get("module", "")).split("==")[0] != p.module:
+            p.warnings.append("Provider '%s' in %s has module '%s', but its metadata names package '%s'." % (
+                p.id, CONFIG, match[0].get("module"), p.package_name))
+
+
+# ---------------------------------------------------------------------------------------------------
+
+
+def report_error(p, check, detail, resolution):
+    lines = ["ERROR: Preflight check failed for external provider '%s'" % p.id, "",
+             "Provider: " + p.id, "Image: " + p.image, "Module: %s" % (p.module or "(unknown)"), "Check: " + check, "",
+             detail, "", "Resolution: " + resolution, ""]
+    sys.stderr.write("\n".join(lines) + "\n")
+    sys.stderr.flush()
+
+
+def main():
+    yaml = load_yaml_module()
+    providers = read_providers(yaml)
+    emit("Preflight: checking %d external provider(s) in %s with %s %s (%s)" % (
+        len(providers), SHARED, sys.implementation.name, sys.version.split()[0], sysconfig.get_platform()))
+    if not providers:
+        emit("Preflight: no external providers installed; nothing to check.")
+        return 0
+    if os.path.realpath(PACKAGES) not in [os.path.realpath(x) for x in sys.path if x]:
+        for p in providers:
+            p.errors.append(("import", "%s is not on this Python's path (PYTHONPATH=%s), so the server cannot import any "
+                             "external provider." % (PACKAGES, os.environ.get("PYTHONPATH", "")),
+                             "Prepend %s to PYTHONPATH in the server container." % PACKAGES))
+
+    dists = read_dists()
+    owners = read_owners()
+    reference = running_identity()
+    checked = set()
+    for p in providers:
+        if p.errors:
+            continue
+        top = p.module.split(".")[0]
+        mine = [d for d in dists if owners.get(d.key) == p.id or top in d.top_level]
+        checked.update(d.key for d in mine)
+        if not check_architecture(p, mine, reference):
+            continue  # never import code built for another platform
+        try:
+            holder = import_provider_module(p)
+            spec = select_spec(p, holder.get_provider_spec())
+        except Exception as e:  # noqa: BLE001 - report anything the provider raises
+            if isinstance(e, LookupError):
+                p.errors.append(("spec", str(e), "Make <module>.provider.get_provider_spec() return the provider's spec, "
+                                 "with provider_type '%s'." % p.meta_type))
+            elif isinstance(e, AttributeError) and "get_provider_spec" in str(e):
+                p.errors.append(("spec", "%s.provider has no get_provider_spec()." % p.module,
+                                 "Define get_provider_spec() in %s/provider.py returning the provider's ProviderSpec." % p.module))
+            else:
+                detail, resolution = describe_import_error(p, e)
+                p.errors.append(("import", detail, resolution))
+            continue
+        module = sys.modules.get(p.module)
+        origin = where(module) if module else "?"
+        if module is not None and getattr(module, "__file__", None) and not os.path.realpath(origin).startswith(
+                os.path.realpath(PACKAGES) + os.sep):
+            p.warnings.append("Module '%s' was imported from %s, not from the provider packages in %s; another copy "
+                              "on PYTHONPATH shadows the provider image's." % (p.module, origin, PACKAGES))
+        if check_spec(p, spec):
+            compare_metadata(p, spec)
+        if not p.errors:
+            emit("Preflight: provider '%s' (%s, api %s) OK: %s from %s" % (
+                p.id, field(spec, "provider_type"), field(spec, "api"), p.module, origin))
+
+    others = [d for d in dists if d.key not in checked]
+    if others and not any(p.errors for p in providers):
+        stray = Provider(os.path.join(METADATA, "(unattributed)"))
+        stray.id, stray.module = "(packages without an owner in installed-packages.txt)", "-"
+        if not check_architecture(stray, others, reference):
+            providers.append(stray)
+
+    check_in_config([p for p in providers if p.api], yaml)
+
+    warnings = 0
+    for p in providers:
+        for w in p.warnings:
+            warnings += 1
+            emit(w if w.startswith("WARNING:") else "WARNING: " + w)
+            emit()
+    failed = [p for p in providers if p.errors]
+    for p in failed:
+        for check, detail, resolution in p.errors:
+            report_error(p, check, detail, resolution)
+    if failed:
+        sys.stderr.write("Preflight failed: %d of %d external provider(s) cannot be loaded (%s); the server was not started.\n" % (
+            len(failed), len(providers), ", ".join("'%s'" % p.id for p in failed)))
+        return 1
+    emit("Preflight passed: %d external provider(s) ready (%d warning(s))." % (len(providers), warnings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

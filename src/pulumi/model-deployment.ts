@@ -1,0 +1,79 @@
+import * as pulumi from '@pulumi/pulumi';
+import { ApiObjectMetadata } from 'cdk8s';
+import * as cdk8s from '../model-deployment';
+import { DeferredValues } from './deferred-values';
+import { renderComponent } from './render-component';
+
+/**
+ * Args of the Pulumi {@link ModelDeployment}: the props of the cdk8s construct, where the
+ * namespace, the image and the Hugging Face token's Secret name may be Pulumi inputs.
+ */
+export interface ModelDeploymentArgs extends Omit<cdk8s.ModelDeploymentProps, 'metadata' | 'image' | 'secrets'> {
+  /**
+   * Name of the rendered resources.
+   * @default - the component's name
+   */
+  readonly name?: string;
+  /**
+   * Namespace of the rendered resources (e.g. `namespace.metadata.name`).
+   * @default - the provider's default namespace
+   */
+  readonly namespace?: pulumi.Input<string>;
+  /**
+   * Labels and annotations, as in the cdk8s construct's `metadata`.
+   * @default - none
+   */
+  readonly metadata?: Omit<ApiObjectMetadata, 'name' | 'namespace'>;
+  /**
+   * Container image (may be an output, e.g. of an image build).
+   * @default - the provider's default image for the engine
+   */
+  readonly image?: pulumi.Input<string>;
+  /**
+   * Secrets; the Hugging Face token Secret's name may be an output.
+   * @default - none
+   */
+  readonly secrets?: { readonly huggingFaceToken?: pulumi.Input<string> };
+}
+
+/**
+ * One LLM deployment as a Pulumi component: renders the cdk8s `ModelDeployment` in memory (same
+ * validation, same provider selection, same resources) and registers what it renders as children.
+ */
+export class ModelDeployment extends pulumi.ComponentResource {
+  /** Name of the provider resource. */
+  public readonly resourceName: pulumi.Output<string>;
+  /** `apiVersion` and `kind` of the provider resource, e.g. `kaito.sh/v1beta1 Workspace`. */
+  public readonly resourceType: pulumi.Output<string>;
+  /** The provider that serves the model. */
+  public readonly selectedProvider: pulumi.Output<string>;
+  /** Why that provider was chosen. */
+  public readonly selectionReason: pulumi.Output<string>;
+  /** The registered Kubernetes resources. */
+  public readonly resources: pulumi.CustomResource[];
+
+  public constructor(name: string, args: ModelDeploymentArgs, opts?: pulumi.ComponentResourceOptions) {
+    super('kube-inference:model-deployment:ModelDeployment', name, {}, opts);
+    const deferred = new DeferredValues();
+    const { name: objectName, namespace, metadata, image, secrets, ...spec } = args;
+    const props: cdk8s.ModelDeploymentProps = {
+      ...spec,
+      metadata: { ...metadata, name: objectName ?? name, namespace: deferred.placeholder(namespace, 'name') },
+      image: deferred.placeholder(image, 'image'),
+      secrets: secrets && { huggingFaceToken: deferred.placeholder(secrets.huggingFaceToken, 'name') },
+    };
+
+    const { construct: built, resources } = renderComponent(this, name, props, deferred, (scope, id, p) => new cdk8s.ModelDeployment(scope, id, p));
+    this.resources = resources;
+    this.resourceName = pulumi.output(built.name);
+    this.resourceType = pulumi.output(`${built.resource.apiVersion} ${built.resource.kind}`);
+    this.selectedProvider = pulumi.output(built.provider.name);
+    this.selectionReason = pulumi.output(built.selectionReason);
+    this.registerOutputs({
+      resourceName: this.resourceName,
+      resourceType: this.resourceType,
+      selectedProvider: this.selectedProvider,
+      selectionReason: this.selectionReason,
+    });
+  }
+}

@@ -1,0 +1,33 @@
+import * as pulumi from '@pulumi/pulumi';
+import { Construct } from 'constructs';
+import { synthesizeObjects } from '../synth';
+import { DeferredValues } from './deferred-values';
+import { registerObjects } from './register-objects';
+
+/**
+ * The shared body of the Pulumi components: build the cdk8s construct in memory from props that
+ * hold placeholders for the deferred values, log its warnings on the component, swap the
+ * placeholders for the outputs (re-validating the real values through the construct once known),
+ * and register every rendered object as a child.
+ */
+export function renderComponent<P, C extends Construct>(
+  component: pulumi.ComponentResource,
+  name: string,
+  props: P,
+  deferred: DeferredValues,
+  create: (scope: Construct, id: string, props: P) => C,
+): { construct: C; resources: pulumi.CustomResource[] } {
+  let construct: C | undefined;
+  const render = (p: P) => synthesizeObjects(undefined, (scope) => {
+    construct = create(scope, name, p);
+  });
+  const { manifests, warnings } = render(props);
+  const built = construct!;
+  for (const warning of warnings) {
+    void pulumi.log.warn(warning, component);
+  }
+  const objects = deferred.substitute(manifests, (values) => {
+    render(deferred.resolve(props, values));
+  });
+  return { construct: built, resources: registerObjects(component, name, objects) };
+}
