@@ -29,9 +29,9 @@ export const statusCommand: Command = {
   usage: USAGE,
   run: async (args, io) => {
     const parsed = parseCommandArgs({
-        args,
-        options: { filename: { type: 'string', short: 'f', multiple: true }, output: { type: 'string', short: 'o', default: 'yaml' } },
-      });
+      args,
+      options: { filename: { type: 'string', short: 'f', multiple: true }, output: { type: 'string', short: 'o', default: 'yaml' } },
+    });
     const files = parsed.values.filename ?? [];
     if (files.length === 0) throw new UsageError('missing -f FILE (use -f - for standard input)');
     const format = parsed.values.output;

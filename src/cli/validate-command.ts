@@ -1,8 +1,8 @@
 import { readdirSync, statSync } from 'fs';
 import { join, resolve } from 'path';
-import { ManifestValidator } from '../schema/manifest-validator';
 import { readInputs } from './inputs';
 import { Command, parseCommandArgs } from './io';
+import { ManifestValidator } from '../schema/manifest-validator';
 
 const USAGE = `Usage: kube-inference validate [FILE|DIR ...] [--crd FILE ...] [--strict]
 
@@ -25,10 +25,10 @@ export const validateCommand: Command = {
   usage: USAGE,
   run: async (args, io) => {
     const parsed = parseCommandArgs({
-        args,
-        allowPositionals: true,
-        options: { crd: { type: 'string', multiple: true }, strict: { type: 'boolean' } },
-      });
+      args,
+      allowPositionals: true,
+      options: { crd: { type: 'string', multiple: true }, strict: { type: 'boolean' } },
+    });
     const files = parsed.positionals.flatMap((p) => expand(p, io.cwd));
     const inputs = await readInputs(files, io);
     if (!inputs.ok) {

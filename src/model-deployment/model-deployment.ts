@@ -7,8 +7,8 @@ import { commonLabels, podLabels, PROVIDER_ANNOTATION, propagatedLabels, resourc
 import { checkOverrides } from './overrides';
 import { InferenceProvider } from './provider';
 import { ProviderRegistry } from './registry';
-import { selectProvider } from './selection';
 import { ResolvedModelDeployment, resolveSpec } from './resolved-spec';
+import { selectProvider } from './selection';
 import { ModelDeploymentSpec } from './types';
 import { CORE_MESSAGES, validateModelDeploymentSpec } from './validation';
 

@@ -82,7 +82,8 @@ export class LlamaStackWithProviders extends pulumi.ComponentResource {
       ])),
     };
 
-    const { construct: built, resources } = renderComponent(this, name, props, deferred, (scope, id, p) => new cdk8s.LlamaStackWithProviders(scope, id, p));
+    const { construct: built, resources } = renderComponent(this, name, props, deferred,
+      (scope, id, p) => new cdk8s.LlamaStackWithProviders(scope, id, p));
     this.resources = resources;
     this.serviceName = pulumi.output(built.serviceName);
     this.servicePort = pulumi.output(built.port);

@@ -1,8 +1,8 @@
 import * as k8s from '@pulumi/kubernetes';
 import { Testing } from 'cdk8s';
+import { mockPulumi, settled, valueOf } from './mocks';
 import * as cdk8s from '../../src';
 import { ModelDeployment } from '../../src/pulumi';
-import { mockPulumi, settled, valueOf } from './mocks';
 
 const registered = mockPulumi();
 const ofComponent = (prefix: string) => registered.filter((r) => r.name.startsWith(`${prefix}-`) && r.type.startsWith('kubernetes:'));
