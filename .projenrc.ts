@@ -97,4 +97,10 @@ project.testTask.spawn(docgenCheck);
 project.addTask('import-crds', { description: 'Regenerate src/imports/ from crds/ with cdk8s import', exec: 'node scripts/import-crds.mjs' });
 project.testTask.spawn(project.addTask('import-crds:check', { description: 'Fail when src/imports/ is stale', exec: 'node scripts/import-crds.mjs --check' }));
 
+// Benchmarks print figures; they are never asserted in tests.
+const bench = project.addTask('bench', { description: 'Run the benchmarks (merge-config, pod start-up) and print the figures' });
+bench.spawn(project.compileTask);
+bench.exec('node bench/merge-config/bench.mjs');
+bench.exec('ts-node --transpile-only --project test/tsconfig.json bench/pod-startup/bench.ts');
+
 project.synth();

@@ -4,3 +4,4 @@ export * from './warnings';
 export * from './labels';
 export * from './llama-stack';
 export * from './model-deployment';
+export * from './run-config';

@@ -38,4 +38,29 @@ new LlamaStackWithProviders(chart, 'server', {
   },
 });
 
+// When the config and every provider's metadata are known at synth time, the config is merged now:
+// the ConfigMap holds the final config.yaml (plus extra-providers.yaml and merge-log.txt for review)
+// and the pod runs only the installers before the server.
+new LlamaStackWithProviders(chart, 'prerendered', {
+  name: 'llama-stack-prerendered',
+  distribution: { name: 'starter' },
+  userConfig: {
+    config: {
+      version: 2,
+      image_name: 'starter',
+      apis: ['inference'],
+      providers: { inference: [{ provider_id: 'ollama', provider_type: 'remote::ollama', config: { url: 'http://ollama:11434' } }] },
+      server: { port: 8321 },
+    },
+  },
+  externalProviders: {
+    inference: [{
+      providerId: 'acme-echo',
+      image: 'quay.io/acme/acme-echo-provider:0.1.0',
+      // The sample provider's metadata (examples/sample-provider), as its image carries it.
+      metadataFile: '../sample-provider/lls-provider-spec.yaml',
+    }],
+  },
+});
+
 app.synth();

@@ -1,7 +1,37 @@
+/* eslint-disable @typescript-eslint/no-require-imports */
 import { Command } from './io';
-import { renderCommand } from './render-command';
-import { statusCommand } from './status-command';
-import { validateCommand } from './validate-command';
 
+/** A subcommand as `--help` lists it; its module is loaded only when it runs. */
+export interface CommandEntry {
+  readonly name: string;
+  /** One line for `kube-inference --help`. */
+  readonly summary: string;
+  /** Loads the command's module. */
+  readonly load: () => Command;
+}
+
+// Loading lazily keeps each command's start-up to its own dependencies: the merge init container
+// runs `merge-config` on every pod start and need not load cdk8s, ajv or the CRD schemas.
 /** Every subcommand of `kube-inference`, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [renderCommand, validateCommand, statusCommand];
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'render',
+    summary: 'Render LlamaStackDistribution and ModelDeployment documents into manifests',
+    load: () => (require('./render-command') as typeof import('./render-command')).renderCommand,
+  },
+  {
+    name: 'validate',
+    summary: 'Validate manifests against the Kubernetes and CRD schemas',
+    load: () => (require('./validate-command') as typeof import('./validate-command')).validateCommand,
+  },
+  {
+    name: 'merge-config',
+    summary: 'Merge external providers into the Llama Stack config (run by the merge init container)',
+    load: () => (require('./merge-config-command') as typeof import('./merge-config-command')).mergeConfigCommand,
+  },
+  {
+    name: 'status',
+    summary: 'Print the unified status of saved Workspace/DynamoGraphDeployment/RayService resources',
+    load: () => (require('./status-command') as typeof import('./status-command')).statusCommand,
+  },
+];

@@ -16,8 +16,6 @@ export interface CliIo {
 export interface Command {
   /** The subcommand's name, e.g. `render`. */
   readonly name: string;
-  /** One line for `kube-inference --help`. */
-  readonly summary: string;
   /** Full usage text for `kube-inference <name> --help`. */
   readonly usage: string;
   /** Runs the command; resolves to the process exit code. */

@@ -1,3 +1,4 @@
+import { resolve } from 'path';
 import { Construct } from 'constructs';
 import { ProblemCollector, ValidationError } from '../errors';
 import { LlamaStackWithProviders, LlamaStackWithProvidersProps } from '../llama-stack';
@@ -38,7 +39,7 @@ const UNSUPPORTED_SERVER_FIELDS = ['tlsConfig', 'autoscaling', 'podDisruptionBud
  * Renders one `LlamaStackDistribution` document (the operator's CRD shape, with
  * `spec.server.externalProviders` of seed 001) into `scope` through the construct.
  */
-export function renderLlamaStackDocument(scope: Construct, doc: Record<string, any>, label: string): void {
+export function renderLlamaStackDocument(scope: Construct, doc: Record<string, any>, label: string, baseDir: string): void {
   const problems = new ProblemCollector();
   const metadata = asObject(doc.metadata, 'metadata', problems);
   const spec = asObject(doc.spec, 'spec', problems);
@@ -76,7 +77,7 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     serviceAccountName: podOverrides.serviceAccountName,
     userConfig: userConfig && { configMapName: userConfig.configMapName, configMapKey: userConfig.configMapKey },
     storage: server!.storage,
-    externalProviders: server!.externalProviders,
+    externalProviders: withMetadataPaths(server!.externalProviders, baseDir),
     imagePullSecrets: server!.imagePullSecrets?.map((s: { name: string } | string) => (typeof s === 'string' ? s : s.name)),
   };
   try {
@@ -87,6 +88,19 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     }
     throw e;
   }
+}
+
+/** A provider's `metadataFile` is relative to the document's own file, not to where the CLI runs. */
+function withMetadataPaths(providers: any, baseDir: string): any {
+  if (typeof providers !== 'object' || providers === null) {
+    return providers;
+  }
+  return Object.fromEntries(Object.entries(providers).map(([section, list]) => [
+    section,
+    Array.isArray(list)
+      ? list.map((p) => (typeof p?.metadataFile === 'string' ? { ...p, metadataFile: resolve(baseDir, p.metadataFile) } : p))
+      : list,
+  ]));
 }
 
 function asObject(value: unknown, field: string, problems: ProblemCollector, optional = false): Record<string, any> | undefined {

@@ -19,11 +19,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     (name === undefined ? io.stderr : io.stdout)(HELP());
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     io.stderr(`error: unknown command '${name}'\n\n${HELP()}`);
     return 2;
   }
+  const command = entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout(command.usage);
     return 0;

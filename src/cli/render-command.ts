@@ -1,5 +1,5 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'fs';
-import { join, resolve } from 'path';
+import { dirname, join, resolve } from 'path';
 import { Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ValidationError } from '../errors';
@@ -13,12 +13,17 @@ import { LLSD_API_VERSION, renderLlamaStackDocument } from './llama-stack-docume
 interface DocumentRenderer {
   readonly kind: string;
   readonly apiVersions: readonly string[];
-  readonly render: (scope: Construct, doc: Record<string, any>, label: string) => void;
+  /** Renders one document; `baseDir` is where relative paths in it point (its file's directory). */
+  readonly render: (scope: Construct, doc: Record<string, any>, label: string, baseDir: string) => void;
 }
 
 const RENDERERS: readonly DocumentRenderer[] = [
   { kind: 'LlamaStackDistribution', apiVersions: [LLSD_API_VERSION], render: renderLlamaStackDocument },
-  { kind: MODEL_DEPLOYMENT_KIND, apiVersions: MODEL_DEPLOYMENT_API_VERSIONS, render: renderModelDeploymentDocument },
+  {
+    kind: MODEL_DEPLOYMENT_KIND,
+    apiVersions: MODEL_DEPLOYMENT_API_VERSIONS,
+    render: (scope, doc, label) => renderModelDeploymentDocument(scope, doc, label),
+  },
 ];
 
 const USAGE = `Usage: kube-inference render [FILE ...] [-o DIR]
@@ -44,7 +49,6 @@ interface Rendered {
 
 export const renderCommand: Command = {
   name: 'render',
-  summary: 'Render LlamaStackDistribution and ModelDeployment documents into manifests',
   usage: USAGE,
   run: async (args, io) => {
     const parsed = parseCommandArgs({ args, allowPositionals: true, options: { 'output-dir': { type: 'string', short: 'o' } } });
@@ -69,7 +73,8 @@ export const renderCommand: Command = {
       const namespace = typeof doc.metadata?.namespace === 'string' ? doc.metadata.namespace : undefined;
       let result;
       try {
-        result = synthesizeObjects(namespace, (scope) => renderer.render(scope, doc, label));
+        const baseDir = input.source === '<stdin>' ? io.cwd : dirname(resolve(io.cwd, input.source));
+        result = synthesizeObjects(namespace, (scope) => renderer.render(scope, doc, label, baseDir));
       } catch (e) {
         if (e instanceof ValidationError) {
           errors.push(e.message);

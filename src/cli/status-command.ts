@@ -25,7 +25,6 @@ provider understands.
 /** `kube-inference status`: the unified status of saved upstream resources. */
 export const statusCommand: Command = {
   name: 'status',
-  summary: 'Print the unified status of saved Workspace/DynamoGraphDeployment/RayService resources',
   usage: USAGE,
   run: async (args, io) => {
     const parsed = parseCommandArgs({

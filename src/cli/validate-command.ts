@@ -21,7 +21,6 @@ field and the reason), 2 on bad usage.
 
 export const validateCommand: Command = {
   name: 'validate',
-  summary: 'Validate manifests against the Kubernetes and CRD schemas',
   usage: USAGE,
   run: async (args, io) => {
     const parsed = parseCommandArgs({

@@ -54,6 +54,19 @@ export interface ExternalProvider {
    * @default - no config
    */
   readonly config?: { [key: string]: any };
+  /**
+   * The provider image's metadata (its `lls-provider-spec.yaml`), as an object or YAML text. With it
+   * the metadata and the provider's API placement are checked at synth time, and when every
+   * provider's metadata and the config (`userConfig.config`) are known, the config is merged at
+   * synth time: the pod then needs neither the extraction nor the merge step.
+   * @default - the metadata is read from the image in the pod
+   */
+  readonly metadata?: { [key: string]: any } | string;
+  /**
+   * Like `metadata`, read from this file (relative to the directory synth runs in).
+   * @default - the metadata is read from the image in the pod
+   */
+  readonly metadataFile?: string;
 }
 
 /**

@@ -2,7 +2,6 @@ import { createHash } from 'crypto';
 import { Names } from 'cdk8s';
 import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { Construct } from 'constructs';
-import { stringify } from 'yaml';
 import { ProblemCollector } from '../errors';
 import { LABEL_DOMAIN, standardLabels } from '../labels';
 import { defaultMergeImage } from '../run-config/merge-image';
@@ -163,6 +162,11 @@ export class LlamaStackWithProviders extends Construct {
   public readonly deployment: k8s.KubeDeployment;
   /** The rendered Service. */
   public readonly service: k8s.KubeService;
+  /**
+   * True when the config was merged at synth time (every provider's metadata and the config were
+   * known): the pod runs neither the extraction nor the merge step.
+   */
+  public readonly mergedAtSynthTime: boolean;
 
   public constructor(scope: Construct, id: string, props: LlamaStackWithProvidersProps) {
     super(scope, id);
@@ -182,15 +186,19 @@ export class LlamaStackWithProviders extends Construct {
     let configMap: PodPlan['configMap'];
     if (props.userConfig?.configMapName !== undefined) {
       configMap = { name: props.userConfig.configMapName, key: props.userConfig.configMapKey ?? configFileName };
-    } else if (props.userConfig?.config !== undefined) {
-      const text = validated.inlineConfigText ?? stringify(props.userConfig.config);
+    } else if (validated.inlineConfigText !== undefined) {
+      // The user's config, or (when every provider's metadata was known) the config merged now,
+      // with extra-providers.yaml and merge-log.txt beside it for review.
+      const merged = validated.synthTimeConfig;
       const name = `${this.name}-config`;
-      new k8s.KubeConfigMap(this, 'user-config', { metadata: metadata(name), data: { [configFileName]: text } });
+      const data = merged?.files ?? { [configFileName]: validated.inlineConfigText };
+      new k8s.KubeConfigMap(this, 'user-config', { metadata: metadata(name), data: { ...data } });
       this.configMapNames.push(name);
       configMap = { name, key: configFileName };
       // A changed config must roll the pods: a ConfigMap edit alone does not restart them.
-      podAnnotations[`${LABEL_DOMAIN}/config-hash`] = sha256(text);
+      podAnnotations[`${LABEL_DOMAIN}/config-hash`] = sha256(data[configFileName]);
     }
+    this.mergedAtSynthTime = validated.synthTimeConfig !== undefined;
 
     // The init scripts are reviewable text in their own ConfigMap; their hash rolls the pods when
     // a new library version changes them.
@@ -231,7 +239,7 @@ export class LlamaStackWithProviders extends Construct {
       configMap,
       scriptsConfigMap,
       preflight: props.preflight ?? true,
-      mergeInPod: validated.providers.length > 0,
+      mergeInPod: validated.providers.length > 0 && !this.mergedAtSynthTime,
       mergeImage: props.mergeImage ?? defaultMergeImage(),
       distributionConfigPaths: props.distributionConfigPaths ?? DEFAULT_DISTRIBUTION_CONFIG_PATHS,
       sharedVolumeSizeLimit: props.sharedVolumeSizeLimit ?? '2Gi',

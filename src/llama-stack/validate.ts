@@ -4,7 +4,9 @@ import { DISTRIBUTION_IMAGES, distributionImage } from './distribution';
 import { IMAGE_PULL_POLICIES, PlacedProvider, providersInSpecOrder } from './external-providers';
 import type { LlamaStackWithProvidersProps } from './llama-stack-with-providers';
 import { resolveProviderConfig, SecretEnvVar } from './provider-config';
+import { mergeAtSynthTime, SynthTimeConfig } from './synth-time-merge';
 import { CRD_SECTIONS } from '../run-config/apis';
+import { renderYaml } from '../run-config/render';
 
 /** Longest provider id that keeps `install-provider-<id>` within the 63-character container-name limit. */
 export const MAX_PROVIDER_ID_LENGTH = 63 - 'install-provider-'.length;
@@ -32,6 +34,8 @@ export interface ValidatedProps {
   readonly providers: ValidatedProvider[];
   /** The inline user config as YAML text, when one is given. */
   readonly inlineConfigText?: string;
+  /** The config merged at synth time, when everything it needs was known. */
+  readonly synthTimeConfig?: SynthTimeConfig;
 }
 
 /**
@@ -49,10 +53,14 @@ export function validateProps(
   validateServer(props, problems);
   const inlineConfigText = validateUserConfig(props, problems);
   const providers = validateProviders(props, problems, warn);
+  const synthTimeConfig = problems.problems.length === 0
+    ? mergeAtSynthTime(providers, inlineConfigText, props.configFileName ?? 'config.yaml', problems)
+    : undefined;
+  synthTimeConfig?.warnings.forEach(warn);
   if (props.storage && !props.storage.ephemeral && !props.storage.existingClaimName && (props.replicas ?? 1) > 1) {
     warn(`storage: a ReadWriteOnce claim is shared by ${props.replicas} replicas; they can only run on one node. Use storage.existingClaimName with a ReadWriteMany claim, or storage.ephemeral.`);
   }
-  return { image: image ?? '', providers, inlineConfigText };
+  return { image: image ?? '', providers, inlineConfigText, synthTimeConfig };
 }
 
 function validateDistribution(props: LlamaStackWithProvidersProps, problems: ProblemCollector): string | undefined {
@@ -159,7 +167,8 @@ function validateUserConfig(props: LlamaStackWithProvidersProps, problems: Probl
     problems.add('userConfig.config', 'expected an object (or YAML text) with keys such as version, apis and providers.');
     return undefined;
   }
-  return undefined;
+  // Quoted the way llama-stack's YAML 1.1 reader needs (`on`, `yes` stay strings).
+  return renderYaml(u.config);
 }
 
 function validateProviders(

@@ -130,3 +130,29 @@ describe('the built kube-inference binary', () => {
     expect(r.stderr.toString()).not.toMatch(/\n\s+at /);
   });
 });
+
+describe('provider metadata in documents', () => {
+  test('metadataFile is read relative to the document\'s file, and the config is merged at synth', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'custom-vllm.yaml'), readFileSync(join(__dirname, '..', 'fixtures', 'provider-metadata', 'custom-vllm.yaml')));
+    writeFileSync(join(dir, 'stack.yaml'), [
+      'apiVersion: llamastack.io/v1alpha1',
+      'kind: LlamaStackDistribution',
+      'metadata: {name: merged, namespace: ai}',
+      'spec:',
+      '  server:',
+      '    distribution: {name: starter}',
+      '    externalProviders:',
+      '      inference:',
+      '        - providerId: custom-vllm',
+      '          image: quay.io/acme/vllm-provider:1.2.0',
+      '          metadataFile: custom-vllm.yaml',
+      '',
+    ].join('\n'));
+    const r = await cli(['render', join(dir, 'stack.yaml')]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // No config known at synth (the distribution's): metadata validated, merge in the pod.
+    expect(r.stdout).toContain('name: merge-config');
+  });
+});

@@ -53,7 +53,7 @@ describe('LlamaStackWithProviders with a user config', () => {
     const manifests = render({ distribution: { image: 'quay.io/acme/llama:0.4' }, userConfig: { config: { version: 2, apis: ['inference'] } } });
     const cm = find(manifests, 'ConfigMap');
     expect(cm.metadata.name).toBe('stack-config');
-    expect(cm.data['config.yaml']).toBe('version: 2\napis:\n  - inference\n');
+    expect(cm.data['config.yaml']).toBe('version: 2\napis:\n- inference\n');
     const pod = podSpec(manifests);
     expect(pod.containers[0].command).toEqual(['llama', 'stack', 'run', '/etc/llama-stack/config.yaml']);
     expect(pod.containers[0].env).toContainEqual({ name: 'LLAMA_STACK_CONFIG', value: '/etc/llama-stack/config.yaml' });

@@ -1,0 +1,131 @@
+import { readFileSync } from 'fs';
+import { resolve } from 'path';
+import { ProblemCollector } from '../errors';
+import {
+  checkExternalProviders,
+  formatMergeLog,
+  MERGE_LOG_FILE,
+  mergeRunConfig,
+  EXTRA_PROVIDERS_FILE,
+  parseProviderMetadata,
+  ResolvedExternalProvider,
+  RunConfigError,
+  RunConfigIssue,
+  validateProviderMetadata,
+} from '../run-config';
+import type { ValidatedProvider } from './validate';
+
+/** The config assembled at synth time: what the merge init container would have written. */
+export interface SynthTimeConfig {
+  /** File name → content: the merged config, `extra-providers.yaml` and `merge-log.txt`. */
+  readonly files: Record<string, string>;
+  /** The merged config alone. */
+  readonly configText: string;
+  /** The merge's warnings (e.g. an external provider overriding a base provider). */
+  readonly warnings: string[];
+}
+
+/**
+ * Uses the providers' metadata where the props hand it over (seed 001 "Caller 2"): validates each
+ * metadata and its API placement at synth time, and, when every provider's metadata and the base
+ * config are known, merges the config now so the pod needs neither the extraction nor the merge step.
+ * Problems are recorded against the offending provider's field.
+ */
+export function mergeAtSynthTime(
+  providers: readonly ValidatedProvider[],
+  baseConfigText: string | undefined,
+  configFileName: string,
+  problems: ProblemCollector,
+): SynthTimeConfig | undefined {
+  const resolved: ResolvedExternalProvider[] = [];
+  for (const p of providers) {
+    const metadata = loadMetadata(p, problems);
+    if (metadata) {
+      resolved.push({
+        providerId: p.provider.providerId,
+        api: p.api,
+        crdSection: p.section,
+        image: p.provider.image,
+        config: p.config,
+        metadata,
+      });
+    }
+  }
+  if (resolved.length === 0) {
+    return undefined;
+  }
+  const fieldOf = (providerId: string | undefined) => providers.find((p) => p.provider.providerId === providerId)?.field ?? 'externalProviders';
+  if (!record(problems, fieldOf, () => checkExternalProviders(resolved))) {
+    return undefined;
+  }
+  if (resolved.length < providers.length || baseConfigText === undefined) {
+    return undefined; // something is only known in the pod: the merge runs there
+  }
+  let files: SynthTimeConfig | undefined;
+  record(problems, () => 'userConfig.config', () => {
+    const result = mergeRunConfig(baseConfigText, resolved, { baseConfigSource: 'userConfig.config' });
+    const log = formatMergeLog(result, { baseConfig: 'userConfig.config (merged at synth time)', outputs: [configFileName, EXTRA_PROVIDERS_FILE] });
+    files = {
+      configText: result.configText,
+      files: { [configFileName]: result.configText, [EXTRA_PROVIDERS_FILE]: result.extraProvidersText, [MERGE_LOG_FILE]: log },
+      warnings: result.warnings.map((w) => w.message),
+    };
+  });
+  return files;
+}
+
+function loadMetadata(p: ValidatedProvider, problems: ProblemCollector) {
+  const { metadata, metadataFile, providerId, image } = p.provider;
+  if (metadata === undefined && metadataFile === undefined) {
+    return undefined;
+  }
+  const owner = { providerId, image };
+  if (metadata !== undefined && metadataFile !== undefined) {
+    problems.add(`${p.field}.metadata`, `provider '${providerId}' (image ${image}) gives both metadata and metadataFile: give one of them.`);
+    return undefined;
+  }
+  if (metadataFile !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(resolve(metadataFile), 'utf8');
+    } catch (e) {
+      problems.add(`${p.field}.metadataFile`, `cannot read '${metadataFile}' for provider '${providerId}' (image ${image}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}. Give the path of the image's lls-provider-spec.yaml, relative to the directory synth runs in.`);
+      return undefined;
+    }
+    return attempt(problems, `${p.field}.metadataFile`, () => parseProviderMetadata(text, metadataFile, owner));
+  }
+  const source = `${p.field}.metadata`;
+  return attempt(problems, source, () => (typeof metadata === 'string'
+    ? parseProviderMetadata(metadata, source, owner)
+    : validateProviderMetadata(metadata, source, owner)));
+}
+
+function attempt<T>(problems: ProblemCollector, field: string, fn: () => T): T | undefined {
+  let value: T | undefined;
+  record(problems, () => field, () => {
+    value = fn();
+  });
+  return value;
+}
+
+/** Runs `fn`; its RunConfigError issues become problems on the field of the provider they name. */
+function record(problems: ProblemCollector, fieldOf: (providerId: string | undefined) => string, fn: () => void): boolean {
+  try {
+    fn();
+    return true;
+  } catch (e) {
+    if (!(e instanceof RunConfigError)) {
+      throw e;
+    }
+    for (const issue of e.issues) {
+      problems.add(fieldOf(issue.providerId), describeIssue(issue));
+    }
+    return false;
+  }
+}
+
+/** One issue on one line: headline, provider and image, details, resolution. */
+function describeIssue(issue: RunConfigIssue): string {
+  const who = issue.providerId !== undefined ? ` (provider '${issue.providerId}', image ${issue.image ?? 'unknown'})` : '';
+  return `${issue.title}${who}: ${issue.details.join(' ')} Resolution: ${issue.resolution}`;
+}

@@ -1,0 +1,145 @@
+import { CRD_SECTION_BY_API, LlamaStackApi } from './apis';
+import { IssueCollector } from './errors';
+import { PlainMap } from './fields';
+import { PROVIDER_METADATA_FILE, ProviderMetadata } from './provider-metadata';
+import { renderYaml } from './render';
+
+/** `apiVersion` of `extra-providers.yaml`. */
+export const EXTERNAL_PROVIDERS_API_VERSION = 'llamastack.io/v1alpha1';
+/** `kind` of `extra-providers.yaml`. */
+export const EXTERNAL_PROVIDERS_KIND = 'ExternalProviders';
+/** File name of the generated external-providers document. */
+export const EXTRA_PROVIDERS_FILE = 'extra-providers.yaml';
+
+/**
+ * One external provider with everything the merge needs: where the spec placed it and what its image
+ * declares (its validated metadata). The construct's props describe the provider; this is it resolved.
+ */
+export interface ResolvedExternalProvider {
+  /** User-assigned provider id. */
+  readonly providerId: string;
+  /** The Llama Stack API of the `externalProviders` section it was placed under. */
+  readonly api: LlamaStackApi;
+  /** That section's camelCase name, e.g. `vectorIo`. */
+  readonly crdSection: string;
+  /** The provider's image. */
+  readonly image: string;
+  /** Provider configuration from the spec (JSON data; `${env.NAME}` strings pass through); absent when none. */
+  readonly config?: PlainMap;
+  /** The image's validated `lls-provider-spec.yaml`. */
+  readonly metadata: ProviderMetadata;
+}
+
+/** A provider entry as llama-stack's config and `extra-providers.yaml` write it. */
+export interface ProviderEntry {
+  readonly provider_id: string;
+  readonly provider_type: string;
+  readonly module: string;
+  readonly config?: PlainMap;
+}
+
+/**
+ * Checks what can be checked across providers before any merge (seed 001 "Reconciliation Phase"):
+ * the API each image declares matches the section it was placed under, and no two external providers
+ * share a provider id (ids must be unique across all sections).
+ *
+ * @throws RunConfigError listing every problem, each naming the provider, its image and the fix
+ */
+export function checkExternalProviders(providers: readonly ResolvedExternalProvider[]): void {
+  const issues = new IssueCollector();
+  const placements = placementsOf(providers);
+
+  providers.forEach((p) => {
+    if (CRD_SECTION_BY_API[p.api] !== p.crdSection) {
+      issues.add({
+        title: 'Provider placed under an inconsistent section',
+        providerId: p.providerId,
+        image: p.image,
+        details: [`is placed under externalProviders.${p.crdSection}, which does not hold ${p.api} providers.`],
+        resolution: `Place it under externalProviders.${CRD_SECTION_BY_API[p.api]}.`,
+      });
+    }
+    const declared = p.metadata.spec.api;
+    if (declared !== p.api) {
+      issues.add({
+        title: 'Provider API type mismatch',
+        providerId: p.providerId,
+        image: p.image,
+        details: [
+          `declares api=${declared} in ${PROVIDER_METADATA_FILE}`,
+          `but is placed under externalProviders.${p.crdSection}`,
+        ],
+        resolution: `Move the provider to externalProviders.${CRD_SECTION_BY_API[declared]} section in the LlamaStackWithProviders spec.`,
+      });
+    }
+  });
+
+  const byId = new Map<string, number[]>();
+  providers.forEach((p, i) => byId.set(p.providerId, [...(byId.get(p.providerId) ?? []), i]));
+  for (const [id, indexes] of byId) {
+    if (indexes.length < 2) continue;
+    issues.add({
+      title: `Duplicate external provider id '${id}'`,
+      providerId: id,
+      image: indexes.map((i) => providers[i].image).join(', '),
+      details: [
+        `is used by ${indexes.length} external providers:`,
+        ...indexes.map((i) => `  - ${placements[i]}: image ${providers[i].image}`),
+      ],
+      resolution: 'Give each external provider a unique providerId (ids must be unique across all externalProviders sections), '
+        + 'or remove the duplicate entry.',
+    });
+  }
+  issues.throwIfAny();
+}
+
+/** `externalProviders.<section>[<index>]` of each provider, counting positions within each section. */
+export function placementsOf(providers: readonly ResolvedExternalProvider[]): string[] {
+  const seen = new Map<string, number>();
+  return providers.map((p) => {
+    const index = seen.get(p.crdSection) ?? 0;
+    seen.set(p.crdSection, index + 1);
+    return `externalProviders.${p.crdSection}[${index}]`;
+  });
+}
+
+/**
+ * The entry llama-stack reads for a provider: type and module from the image's metadata (the module
+ * without its `==version` pin), config from the spec, omitted when the spec gives none.
+ */
+export function providerEntry(p: ResolvedExternalProvider): ProviderEntry {
+  return {
+    provider_id: p.providerId,
+    provider_type: p.metadata.spec.providerType,
+    module: p.metadata.module,
+    // A JSON round trip drops `undefined` members, which YAML cannot carry, so that what is written
+    // is exactly what llama-stack will read back.
+    ...(p.config !== undefined ? { config: JSON.parse(JSON.stringify(p.config)) as PlainMap } : {}),
+  };
+}
+
+/** Groups provider entries by API, APIs in order of first appearance (the spec's section order). */
+export function entriesByApi(providers: readonly ResolvedExternalProvider[]): Map<LlamaStackApi, ProviderEntry[]> {
+  const groups = new Map<LlamaStackApi, ProviderEntry[]>();
+  for (const p of providers) {
+    groups.set(p.api, [...(groups.get(p.api) ?? []), providerEntry(p)]);
+  }
+  return groups;
+}
+
+/**
+ * Builds `extra-providers.yaml` (kind ExternalProviders): the external providers per API, in spec
+ * order, in the shape of llama-stack's `providers` section.
+ *
+ * @throws RunConfigError when the providers fail {@link checkExternalProviders}
+ */
+export function buildExtraProviders(providers: readonly ResolvedExternalProvider[]): string {
+  checkExternalProviders(providers);
+  const document = {
+    apiVersion: EXTERNAL_PROVIDERS_API_VERSION,
+    kind: EXTERNAL_PROVIDERS_KIND,
+    providers: Object.fromEntries(entriesByApi(providers)),
+  };
+  return '# Generated by kube-inference merge-config from the external providers\' metadata; do not edit.\n'
+    + renderYaml(document);
+}

@@ -1,0 +1,18 @@
+/**
+ * Llama Stack runtime-config logic with no Kubernetes dependency: provider-package metadata,
+ * `extra-providers.yaml`, and the merge of external providers into a base config. The construct calls
+ * it at synth time, the `kube-inference merge-config` command in the merge init container.
+ */
+export * from './apis';
+export * from './errors';
+export * from './provider-metadata';
+export * from './crd-config';
+export * from './external-providers';
+export * from './merge';
+export * from './merge-log';
+export * from './merge-image';
+export { renderYaml, LLAMA_STACK_LAYOUT } from './render';
+export type { YamlLayout } from './render';
+export { METADATA_LIMITS, CONFIG_LIMITS, parseUntrustedYaml } from './safe-yaml';
+export type { YamlLimits, ParsedYaml, YamlSource } from './safe-yaml';
+export { readExternalProviders } from './metadata-dir';

@@ -1,0 +1,42 @@
+import { MergeResult } from './merge';
+
+/** File name of the merge log written next to the merged config. */
+export const MERGE_LOG_FILE = 'merge-log.txt';
+
+/** Where the merge read and wrote, for the log. */
+export interface MergeLogContext {
+  /** The base config read. */
+  readonly baseConfig: string;
+  /** The metadata directory scanned, when the providers came from one. */
+  readonly metadataDir?: string;
+  /** The files written. */
+  readonly outputs: readonly string[];
+}
+
+/**
+ * The merge log (`merge-log.txt`, also printed by the merge init container): what each external
+ * provider did to the config, then every warning in full. It carries no timestamps, so identical
+ * inputs give identical logs.
+ */
+export function formatMergeLog(result: MergeResult, context: MergeLogContext): string {
+  const lines = ['kube-inference merge-config', `Base config: ${context.baseConfig}`];
+  const from = context.metadataDir !== undefined ? ` (from ${context.metadataDir})` : '';
+  lines.push(`External providers: ${result.changes.length}${from}`);
+  for (const c of result.changes) {
+    const what = `${c.providerId} (${c.providerType}, module ${c.module}, image ${c.image})`;
+    const replaced = c.replaced.map((r) => `${r.providerId}${r.providerType ? ` (${r.providerType})` : ''}`).join(', ');
+    const note = c.newSection ? `; new section providers.${c.api}` : '';
+    lines.push(c.replaced.length > 0
+      ? `  ${c.api}: replaced base provider ${replaced} with ${what}${note}`
+      : `  ${c.api}: added ${what}${note}`);
+  }
+  if (result.apisAdded.length > 0) {
+    lines.push(`apis: appended ${result.apisAdded.join(', ')} so that llama-stack serves the new sections`);
+  }
+  lines.push(`Warnings: ${result.warnings.length}`);
+  for (const w of result.warnings) {
+    lines.push('', `WARNING: ${w.message}`);
+  }
+  lines.push('', 'Outputs:', ...context.outputs.map((o) => `  ${o}`), '');
+  return lines.join('\n');
+}

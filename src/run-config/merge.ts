@@ -1,0 +1,335 @@
+import { isDeepStrictEqual } from 'node:util';
+import { isAlias, isMap, isNode, Node, visit } from 'yaml';
+import { LlamaStackApi } from './apis';
+import { applyConfigEdits, ConfigEditPlan, SectionEdit, UneditableLayoutError } from './config-editor';
+import { RunConfigError, RunConfigIssue } from './errors';
+import { buildExtraProviders, ResolvedExternalProvider, providerEntry } from './external-providers';
+import { describe, isPlainMap } from './fields';
+import { PROVIDER_METADATA_FILE } from './provider-metadata';
+import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from './safe-yaml';
+
+/** Options of {@link mergeRunConfig}. */
+export interface MergeOptions {
+  /**
+   * Names the base config in messages, e.g. its path.
+   * @default 'base config'
+   */
+  readonly baseConfigSource?: string;
+}
+
+/** A base-config entry an external provider replaced. */
+export interface ReplacedProvider {
+  /** Its `provider_id` as written in the base config (possibly `${env.NAME:+id}`). */
+  readonly providerId: string;
+  /** Its `provider_type`, when it had one. */
+  readonly providerType?: string;
+  /** The environment variable the entry was conditional on (`${env.NAME:+id}`), if any. */
+  readonly condition?: string;
+}
+
+/** What the merge did with one external provider. */
+export interface MergeChange {
+  /** The provider's id. */
+  readonly providerId: string;
+  /** The API section it went into. */
+  readonly api: LlamaStackApi;
+  /** Its image. */
+  readonly image: string;
+  /** Its provider type, from the metadata. */
+  readonly providerType: string;
+  /** Its module, from the metadata (without version pin). */
+  readonly module: string;
+  /** Base entries with the same id that it replaced (empty when it was simply added). */
+  readonly replaced: readonly ReplacedProvider[];
+  /** True when the base config had no `providers.<api>` section before. */
+  readonly newSection: boolean;
+}
+
+/** A non-blocking finding: the merge went on. */
+export interface MergeWarning {
+  /** `override`: an external provider replaced a base entry; `ignored-fields`: metadata fields this version does not know. */
+  readonly kind: 'override' | 'ignored-fields';
+  /** The external provider concerned. */
+  readonly providerId: string;
+  /** Its API. */
+  readonly api: LlamaStackApi;
+  /** Its image. */
+  readonly image: string;
+  /** The warning as logged (several lines for an override). */
+  readonly message: string;
+}
+
+/** The outputs of a merge. */
+export interface MergeResult {
+  /** The merged Llama Stack config (`config.yaml` / `run.yaml`). */
+  readonly configText: string;
+  /** The generated `extra-providers.yaml`. */
+  readonly extraProvidersText: string;
+  /** Non-blocking findings, in provider order. */
+  readonly warnings: readonly MergeWarning[];
+  /** One entry per external provider, in order. */
+  readonly changes: readonly MergeChange[];
+  /** API names appended to the base config's `apis` list so that llama-stack serves them. */
+  readonly apisAdded: readonly LlamaStackApi[];
+}
+
+const BASE_RESOLUTION = 'Fix the base config — the ConfigMap given as user config, or the config file of the '
+  + 'distribution image — and redeploy.';
+
+/** `${env.NAME:+id}`: an entry llama-stack enables only when NAME is set (real distributions use this form). */
+const CONDITIONAL_ID = /^\$\{env\.([A-Za-z_][A-Za-z0-9_]*):\+([^}]+)\}$/;
+
+/**
+ * Merges external providers into a base Llama Stack config (seed 001 "Configuration Merge
+ * Algorithm"). Within each API, an external provider replaces every base entry with its
+ * `provider_id` (also `${env.NAME:+id}` entries, which would otherwise collide once NAME is set),
+ * with a warning; providers are appended in spec order; an API missing from the base gets a section
+ * (and is appended to `apis` when the base lists its APIs). Everything else in the base config is kept
+ * byte for byte: keys, order, comments, quoting.
+ *
+ * The result is read back and compared with the intended merge before it is returned.
+ *
+ * @param baseConfigText the base config (`config.yaml` of llama-stack ≥ 0.4 or the older `run.yaml`)
+ * @param providers the external providers, in spec order
+ * @throws RunConfigError on duplicate ids, API placement mismatches and unusable base configs
+ */
+export function mergeRunConfig(
+  baseConfigText: string, providers: readonly ResolvedExternalProvider[], options: MergeOptions = {},
+): MergeResult {
+  const extraProvidersText = buildExtraProviders(providers);
+  const merged = mergeIntoBase(baseConfigText, providers, options.baseConfigSource ?? 'base config');
+  // Checked once the base document is out of scope, so that the two parses do not share memory.
+  if (merged.configText !== baseConfigText) verifyMerged(merged.configText, merged.expected);
+  return {
+    configText: merged.configText,
+    extraProvidersText,
+    warnings: merged.warnings,
+    changes: merged.changes,
+    apisAdded: merged.apisAdded,
+  };
+}
+
+/** The merge proper: the edited text, and the plain data it must read back as. */
+function mergeIntoBase(baseConfigText: string, providers: readonly ResolvedExternalProvider[], source: string) {
+  const parsed = parseUntrustedYaml(baseConfigText, CONFIG_LIMITS, { source, resolution: BASE_RESOLUTION });
+  checkBaseShape(parsed, providers, source);
+
+  const base = isPlainMap(parsed.value) ? parsed.value as Record<string, unknown> : {};
+  const baseProviders = isPlainMap(base.providers) ? base.providers : {};
+  const warnings: MergeWarning[] = [];
+  const changes: MergeChange[] = [];
+  const sections = new Map<LlamaStackApi, { removeIndexes: number[]; add: unknown[] }>();
+
+  for (const p of providers) {
+    if (p.metadata.unknownFields.length > 0) {
+      warnings.push({
+        kind: 'ignored-fields',
+        providerId: p.providerId,
+        api: p.api,
+        image: p.image,
+        message: `Provider '${p.providerId}' (image: ${p.image}): ${PROVIDER_METADATA_FILE} has fields this version `
+          + `ignores: ${p.metadata.unknownFields.join(', ')}`,
+      });
+    }
+    const section = sections.get(p.api) ?? { removeIndexes: [], add: [] };
+    sections.set(p.api, section);
+    const baseList = Array.isArray(baseProviders[p.api]) ? baseProviders[p.api] as unknown[] : [];
+    const replaced: ReplacedProvider[] = [];
+    baseList.forEach((entry, index) => {
+      const identity = baseIdentity(entry);
+      if (identity?.id !== p.providerId) return;
+      section.removeIndexes.push(index);
+      replaced.push(identity.replaced);
+      warnings.push({
+        kind: 'override',
+        providerId: p.providerId,
+        api: p.api,
+        image: p.image,
+        message: overrideWarning(p, identity.replaced),
+      });
+    });
+    section.add.push(providerEntry(p));
+    changes.push({
+      providerId: p.providerId,
+      api: p.api,
+      image: p.image,
+      providerType: p.metadata.spec.providerType,
+      module: p.metadata.module,
+      replaced,
+      newSection: !(p.api in baseProviders),
+    });
+  }
+  if (providers.length === 0) {
+    return { configText: baseConfigText, expected: base, warnings, changes, apisAdded: [] };
+  }
+
+  // The intended result as plain data: the base (its plain copy is ours to change) with the plan
+  // applied. The edited text must read back as exactly this.
+  const expected = base;
+  const expectedProviders: Record<string, unknown> = isPlainMap(expected.providers) ? expected.providers as Record<string, unknown> : {};
+  expected.providers = expectedProviders;
+  const edits: SectionEdit[] = [];
+  for (const [api, section] of sections) {
+    const removed = new Set(section.removeIndexes);
+    const kept = (Array.isArray(expectedProviders[api]) ? expectedProviders[api] as unknown[] : []).filter((_, i) => !removed.has(i));
+    expectedProviders[api] = [...kept, ...section.add];
+    edits.push({ api, removeIndexes: section.removeIndexes, add: section.add });
+  }
+  const apisAdded: LlamaStackApi[] = [];
+  if (Array.isArray(expected.apis) && expected.apis.length > 0) {
+    for (const api of sections.keys()) {
+      if (!expected.apis.includes(api)) apisAdded.push(api);
+    }
+    expected.apis.push(...apisAdded);
+  }
+
+  const configText = editBase(baseConfigText, parsed, { sections: edits, enableApis: apisAdded }, expected, source);
+  return { configText, expected, warnings, changes, apisAdded };
+}
+
+/** Applies the edits, turning a layout the editor cannot handle into an error that says how to fix the file. */
+function editBase(text: string, parsed: ParsedYaml, plan: ConfigEditPlan, expected: Record<string, unknown>, source: string): string {
+  try {
+    return applyConfigEdits(text, parsed.doc, plan, expected);
+  } catch (e) {
+    if (!(e instanceof UneditableLayoutError)) throw e;
+    throw new RunConfigError([{
+      title: 'Cannot merge external providers into the base config',
+      source,
+      details: [`The merge edits ${e.path} in place, but ${e.message}.`],
+      resolution: `Write ${e.path} in plain block style, one "key:" at the start of each line, and redeploy.`,
+    }]);
+  }
+}
+
+/** The seed's override warning, naming the provider, the API, both types and the image used. */
+function overrideWarning(p: ResolvedExternalProvider, base: ReplacedProvider): string {
+  const lines = [
+    `External provider '${p.providerId}' overrides base provider in API '${p.api}'`,
+    `  Base type: ${base.providerType ?? '(none)'}`,
+    `  External type: ${p.metadata.spec.providerType}`,
+  ];
+  if (base.condition !== undefined) {
+    lines.push(`  Base entry: provider_id ${base.providerId} (enabled only when ${base.condition} is set)`);
+  }
+  lines.push(`  Using: the external provider from image ${p.image}`);
+  return lines.join('\n');
+}
+
+/** The id a base entry is known by, and how it was written. */
+function baseIdentity(entry: unknown): { id: string; replaced: ReplacedProvider } | undefined {
+  if (!isPlainMap(entry) || typeof entry.provider_id !== 'string') return undefined;
+  const written = entry.provider_id;
+  const providerType = typeof entry.provider_type === 'string' ? entry.provider_type : undefined;
+  const conditional = CONDITIONAL_ID.exec(written);
+  return {
+    id: conditional ? conditional[2] : written,
+    replaced: {
+      providerId: written,
+      ...(providerType !== undefined ? { providerType } : {}),
+      ...(conditional ? { condition: conditional[1] } : {}),
+    },
+  };
+}
+
+/**
+ * Rejects base configs the merge cannot edit: a top level that is not a mapping, a `providers` that
+ * is not a mapping, a provider list that is not a list, shared (anchored or aliased) nodes the merge
+ * would have to change, and base entries to remove that define anchors used elsewhere.
+ */
+function checkBaseShape(parsed: ParsedYaml, providers: readonly ResolvedExternalProvider[], source: string): void {
+  const issues: RunConfigIssue[] = [];
+  const issue = (details: string, p?: ResolvedExternalProvider): void => {
+    issues.push({
+      title: 'Cannot merge external providers into the base config',
+      providerId: p?.providerId,
+      image: p?.image,
+      source,
+      details: [details],
+      resolution: BASE_RESOLUTION,
+    });
+  };
+  const root = parsed.doc.contents;
+  const value = parsed.value;
+  if (value !== null && !isPlainMap(value)) {
+    issue(`The base config must be a mapping (version, apis, providers, ...); found ${describe(value)}.`);
+    throw new RunConfigError(issues);
+  }
+  if (!isMap(root)) return;
+
+  const providersNode = root.get('providers', true) as unknown;
+  const baseProviders = isPlainMap(value) ? value.providers : undefined;
+  if (sharedNode(providersNode)) {
+    issue('providers: is a YAML alias or carries an anchor; the merge cannot change a shared node. Write the section out in full.');
+  } else if (baseProviders !== undefined && baseProviders !== null && !isPlainMap(baseProviders)) {
+    issue(`providers: found ${describe(baseProviders)}; expected a mapping from API names to provider lists.`);
+  }
+  if (issues.length > 0 || !isMap(providersNode) || !isPlainMap(baseProviders)) {
+    if (issues.length > 0) throw new RunConfigError(issues);
+    return;
+  }
+
+  const aliasNames = new Set<string>();
+  visit(parsed.doc, { Alias: (_, alias) => { aliasNames.add(alias.source); } });
+  const seen = new Set<string>();
+  for (const p of providers) {
+    if (seen.has(p.api)) continue;
+    seen.add(p.api);
+    const listNode = providersNode.get(p.api, true) as unknown;
+    const list = baseProviders[p.api];
+    if (sharedNode(listNode)) {
+      issue(`providers.${p.api}: is a YAML alias or carries an anchor; the merge cannot change a shared node. Write the list out in full.`, p);
+      continue;
+    }
+    if (list !== undefined && list !== null && !Array.isArray(list)) {
+      issue(`providers.${p.api}: found ${describe(list)}; expected a list of providers.`, p);
+      continue;
+    }
+    const items = isNode(listNode) && 'items' in listNode ? (listNode as { items: unknown[] }).items : [];
+    items.forEach((item, index) => {
+      const identity = baseIdentity((list as unknown[])[index]);
+      const replacedBy = providers.find((q) => q.api === p.api && q.providerId === identity?.id);
+      const anchor = replacedBy ? usedAnchorIn(item, aliasNames) : undefined;
+      if (replacedBy && anchor !== undefined) {
+        issue(`providers.${p.api}[${index}] ('${identity!.replaced.providerId}') would be replaced by the external provider, `
+          + `but it defines the anchor &${anchor} that other parts of the config refer to. Copy the shared content to where it is used.`,
+        replacedBy);
+      }
+    });
+  }
+  if (issues.length > 0) throw new RunConfigError(issues);
+}
+
+function sharedNode(node: unknown): boolean {
+  return isAlias(node) || (isNode(node) && (node as Node).anchor !== undefined);
+}
+
+/** The first anchor defined inside `node` that some alias of the document refers to. */
+function usedAnchorIn(node: unknown, aliasNames: ReadonlySet<string>): string | undefined {
+  let found: string | undefined;
+  if (!isNode(node)) return undefined;
+  visit(node, {
+    Node: (_, n) => {
+      if (n.anchor !== undefined && aliasNames.has(n.anchor)) {
+        found = n.anchor;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/** Reads the merged text back and compares it with the intended result: a mismatch is a bug, never shipped. */
+function verifyMerged(configText: string, expected: unknown): void {
+  const limits = { ...CONFIG_LIMITS, maxBytes: Number.MAX_SAFE_INTEGER, maxDepth: CONFIG_LIMITS.maxDepth * 2 };
+  let actual: unknown;
+  try {
+    actual = parseUntrustedYaml(configText, limits, { source: 'merged config', resolution: '' }).value;
+  } catch (e) {
+    throw new Error(`internal error: the merged config does not parse; please report this with the base config.\n${(e as Error).message}`);
+  }
+  if (!isDeepStrictEqual(actual, expected)) {
+    throw new Error('internal error: the merged config does not read back as the intended merge; please report this with the base config.');
+  }
+}

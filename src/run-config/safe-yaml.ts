@@ -1,0 +1,256 @@
+import { CST, isAlias, isCollection, isPair, isScalar, Lexer, LineCounter, Node, parseAllDocuments, parseDocument } from 'yaml';
+import type { Document } from 'yaml';
+import { RunConfigError } from './errors';
+
+/**
+ * Bounds for one untrusted YAML input. Provider metadata comes from third-party images and the base
+ * config from users, so a hostile or broken file must end in a clear error, never in a crash, a hang
+ * or unbounded memory.
+ */
+export interface YamlLimits {
+  /** Largest accepted input, in bytes (UTF-8). */
+  readonly maxBytes: number;
+  /** Deepest accepted nesting of collections. */
+  readonly maxDepth: number;
+  /** Most alias expansions accepted when resolving the document (alias-bomb guard). */
+  readonly maxAliasCount: number;
+  /**
+   * Most keys, values and list items (counted as the lexer's value tokens). Parsed documents take
+   * far more memory than their text, most of it per node, so this bounds the memory of a parse.
+   */
+  readonly maxNodes: number;
+}
+
+/** Limits for `lls-provider-spec.yaml`: a handful of short fields. */
+export const METADATA_LIMITS: YamlLimits = { maxBytes: 64 * 1024, maxDepth: 16, maxAliasCount: 50, maxNodes: 1000 };
+
+/**
+ * Limits for the base config and for `crd-config.yaml`. A ConfigMap holds at most 1 MiB, so no real
+ * config is larger; real configs nest about eight levels deep and hold about 1,000 nodes.
+ */
+export const CONFIG_LIMITS: YamlLimits = { maxBytes: 1024 * 1024, maxDepth: 64, maxAliasCount: 1000, maxNodes: 50000 };
+
+/** Who and what a parse concerns, so that its errors carry the context the seed requires. */
+export interface YamlSource {
+  /** The file or input being read, e.g. `metadata/custom-vllm/lls-provider-spec.yaml`. */
+  readonly source: string;
+  /** The provider concerned, if any. */
+  readonly providerId?: string;
+  /** That provider's image, if known. */
+  readonly image?: string;
+  /** How to fix the file when it cannot be read. */
+  readonly resolution: string;
+}
+
+/** A parsed untrusted document: the CST-preserving document and its plain value. */
+export interface ParsedYaml {
+  /** The document, with source ranges and comments (the merge edits the text in place by its ranges). */
+  readonly doc: Document.Parsed;
+  /** The document's value as plain data (`null` for an empty document). */
+  readonly value: unknown;
+  /** Maps source offsets to lines and columns. */
+  readonly lineCounter: LineCounter;
+}
+
+/**
+ * Parses untrusted YAML within limits. Rejects more than one document, syntax errors (with line and
+ * column), duplicate keys, nesting deeper than the limit and alias expansion beyond the limit.
+ *
+ * YAML 1.1 is used because the other reader of these files is llama-stack, through PyYAML, a YAML 1.1
+ * parser: `on`, `yes` and `<<` merge keys must mean here what they mean there.
+ */
+export function parseUntrustedYaml(text: string, limits: YamlLimits, where: YamlSource): ParsedYaml {
+  const fail = (details: string[]): never => {
+    throw new RunConfigError([{
+      title: `Cannot read ${where.source}`,
+      providerId: where.providerId,
+      image: where.image,
+      source: where.source,
+      details,
+      resolution: where.resolution,
+    }]);
+  };
+
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > limits.maxBytes) {
+    fail([`The file is ${bytes} bytes; the limit is ${limits.maxBytes} bytes.`]);
+  }
+
+  const badCharacter = NOT_PRINTABLE.exec(text);
+  if (badCharacter) {
+    const code = badCharacter[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    fail([`Character U+${code} at ${positionOf(text, badCharacter.index)} is not allowed in YAML (llama-stack's parser rejects it too).`]);
+  }
+  // Checked before parsing: the parser's memory grows with nesting depth and node count, so such a
+  // file would exhaust a small container's memory before any check on the parsed document could run.
+  const shape = scanShape(text, limits);
+  if (shape.depthBound > limits.maxDepth) {
+    fail([`Collections are nested more than ${limits.maxDepth} levels deep.`]);
+  }
+  if (shape.nodes > limits.maxNodes) {
+    fail([`The document holds more than ${limits.maxNodes} keys, values and list items, the limit that bounds the memory of the merge.`]);
+  }
+
+  const lineCounter = new LineCounter();
+  const at = (offset: number): string => {
+    const { line, col } = lineCounter.linePos(offset);
+    return `line ${line}, column ${col}`;
+  };
+  const docs = parseAllDocuments(text, {
+    version: '1.1',
+    // Findings go into the error message; the library must not print to the console on its own.
+    logLevel: 'error',
+    lineCounter,
+    // prettyErrors builds a context snippet with a regular expression that exhausts memory on deeply
+    // nested input; we format positions ourselves from the line counter instead.
+    prettyErrors: false,
+    // The library's own duplicate-key check is quadratic in the number of keys (minutes on a 1 MiB
+    // map); duplicates are rejected in linear time by checkStructure below instead.
+    uniqueKeys: false,
+  });
+  if ('empty' in docs) {
+    // Nothing but comments, directives or whitespace: an empty document, unless the stream itself is broken.
+    if (docs.errors.length > 0) {
+      fail(docs.errors.slice(0, 5).map((e) => `YAML parse error at ${at(e.pos[0])}: ${e.message.split('\n')[0]}`));
+    }
+  } else if (docs.length > 1) {
+    fail([`The file holds ${docs.length} YAML documents (separated by '---'); exactly one is expected.`]);
+  }
+  const doc = 'empty' in docs ? parseDocument('', { version: '1.1' }) : docs[0];
+
+  if (doc.errors.length > 0) {
+    fail(doc.errors.slice(0, 5).map((e) => `YAML parse error at ${at(e.pos[0])}: ${describeYamlError(e.message, limits)}`));
+  }
+  const problem = checkStructure(doc.contents, limits.maxDepth);
+  if (problem) {
+    fail([`${problem.message} (at ${at(problem.offset)}).`]);
+  }
+
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: limits.maxAliasCount });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    fail([`The document cannot be resolved: ${message} (more than ${limits.maxAliasCount} alias expansions are refused).`]);
+  }
+  return { doc, value: value ?? null, lineCounter };
+}
+
+/**
+ * Characters a YAML stream may not contain (YAML 1.1 §5.1, as PyYAML enforces): C0 controls other
+ * than tab and line breaks, DEL, C1 controls other than NEL, lone surrogates, U+FFFE and U+FFFF.
+ */
+const NOT_PRINTABLE = /[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
+/** `line L, column C` (1-based) of an offset, without parsing. */
+function positionOf(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
+}
+
+/** Token types that start a key, a value or a list item. */
+const VALUE_TOKENS: ReadonlySet<string> = new Set([
+  'alias', 'scalar', 'single-quoted-scalar', 'double-quoted-scalar', 'block-scalar-header',
+  'flow-seq-start', 'flow-map-start', 'seq-item-ind', 'map-value-ind', 'explicit-key-ind',
+]);
+
+/**
+ * From the lexer's tokens alone (linear time, constant memory): the number of value tokens, and an
+ * upper bound of the nesting depth — open flow brackets, plus two levels per open indentation level
+ * (a block sequence may sit at its key's column), plus the block indicators (`-`, `?`, `:`) on the
+ * current line. Stops once a limit is exceeded.
+ */
+function scanShape(text: string, limits: YamlLimits): { depthBound: number; nodes: number } {
+  let flow = 0;
+  let depthBound = 0;
+  let nodes = 0;
+  let lineIndicators = 0;
+  let atLineStart = true;
+  const indents: number[] = [];
+  for (const token of new Lexer().lex(text)) {
+    const type = CST.tokenType(token);
+    if (type === 'newline') {
+      atLineStart = true;
+      lineIndicators = 0;
+      continue;
+    }
+    if (type !== null && VALUE_TOKENS.has(type)) nodes++;
+    if (type === 'flow-seq-start' || type === 'flow-map-start') flow++;
+    else if ((type === 'flow-seq-end' || type === 'flow-map-end') && flow > 0) flow--;
+    else if ((type === 'seq-item-ind' || type === 'explicit-key-ind' || type === 'map-value-ind') && flow === 0) lineIndicators++;
+    if (atLineStart && flow === 0) {
+      const column = type === 'space' ? token.length : 0;
+      while (indents.length > 0 && indents[indents.length - 1] >= column) indents.pop();
+      indents.push(column);
+      atLineStart = false;
+    }
+    depthBound = Math.max(depthBound, flow + 2 * indents.length + lineIndicators);
+    if (depthBound > limits.maxDepth || nodes > limits.maxNodes) break;
+  }
+  return { depthBound, nodes };
+}
+
+/** Rewords the library's messages that would otherwise confuse (a stack overflow is really "too deep"). */
+function describeYamlError(message: string, limits: YamlLimits): string {
+  if (/call stack/i.test(message)) {
+    return `collections are nested too deeply (the limit is ${limits.maxDepth} levels)`;
+  }
+  return message.split('\n')[0];
+}
+
+interface StructureProblem {
+  readonly message: string;
+  readonly offset: number;
+}
+
+/**
+ * Walks the node tree iteratively (no recursion, so no stack overflow on hostile input) and reports
+ * the first collection nested deeper than `maxDepth` or the first duplicate mapping key. Aliases are
+ * leaves here, so the walk is linear in the size of the text.
+ */
+function checkStructure(root: Node | null, maxDepth: number): StructureProblem | undefined {
+  const stack: Array<{ node: unknown; depth: number }> = [{ node: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (!isCollection(node)) {
+      continue;
+    }
+    const offset = node.range?.[0] ?? 0;
+    if (depth >= maxDepth) {
+      return { message: `Collections are nested more than ${maxDepth} levels deep`, offset };
+    }
+    const seen = new Set<string>();
+    for (const item of node.items) {
+      if (isPair(item)) {
+        const key = keyIdentity(item.key);
+        if (key !== undefined) {
+          if (seen.has(key)) {
+            const keyOffset = (item.key as Node).range?.[0] ?? offset;
+            return { message: `Duplicate key '${truncate(key)}' in a mapping`, offset: keyOffset };
+          }
+          seen.add(key);
+        }
+        stack.push({ node: item.key, depth: depth + 1 }, { node: item.value, depth: depth + 1 });
+      } else {
+        stack.push({ node: item, depth: depth + 1 });
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The identity of a scalar key as it would appear in the plain data; collection keys are not compared. */
+function keyIdentity(key: unknown): string | undefined {
+  if (isScalar(key)) {
+    return String(key.value);
+  }
+  if (isAlias(key)) {
+    return `*${key.source}`;
+  }
+  return undefined;
+}
+
+function truncate(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

@@ -1,0 +1,263 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { UsageError } from '../../src/cli/io';
+import { runCli } from '../../src/cli/main';
+import { mergeConfigCommand } from '../../src/cli/merge-config-command';
+import { recordingIo } from '../run-config/cli-io';
+import { metadataYaml, provider, readFixture, removeTempDirs, tempDir, writeMetadataDir } from '../run-config/helpers';
+
+afterAll(removeTempDirs);
+
+/** A pod's shared volumes in a temporary directory: metadata, base config and output. */
+function podVolumes(baseConfig = readFixture('starter-config-v0.7.1.yaml'), configFileName = 'config.yaml') {
+  const root = tempDir();
+  const dirs = {
+    root,
+    metadata: path.join(root, 'external-providers', 'metadata'),
+    baseDir: path.join(root, 'base-config'),
+    output: path.join(root, 'config'),
+  };
+  fs.mkdirSync(dirs.metadata, { recursive: true });
+  fs.mkdirSync(dirs.baseDir, { recursive: true });
+  fs.writeFileSync(path.join(dirs.baseDir, configFileName), baseConfig);
+  const args = ['--metadata-dir', dirs.metadata, '--base-config', path.join(dirs.baseDir, configFileName), '--output-dir', dirs.output];
+  return { ...dirs, args };
+}
+
+const outputs = (dir: string): string[] => (fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []);
+
+async function run(args: string[], cwd = '/') {
+  const io = recordingIo(cwd);
+  const code = await mergeConfigCommand.run(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe('kube-inference merge-config', () => {
+  test('merges the providers of the metadata directory in spec order and writes the three outputs', async () => {
+    const pod = podVolumes();
+    // Written in reverse, and named so that directory order differs from spec order.
+    writeMetadataDir(pod.metadata, [
+      provider('zz-first', { config: { url: 'http://vllm:8000' } }),
+      provider('openai', { providerType: 'remote::openai_custom', image: 'quay.io/acme/openai:2' }),
+      provider('aa-last', { api: 'post_training', providerType: 'inline::trainer' }),
+    ]);
+    const result = await run(pod.args);
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    expect(outputs(pod.output)).toEqual(['config.yaml', 'extra-providers.yaml', 'merge-log.txt']);
+
+    const config = fs.readFileSync(path.join(pod.output, 'config.yaml'), 'utf8');
+    expect(config.indexOf('provider_id: zz-first')).toBeLessThan(config.indexOf('provider_id: openai\n    provider_type: remote::openai_custom'));
+    expect(config).toContain('  post_training:\n  - provider_id: aa-last\n');
+    const extra = fs.readFileSync(path.join(pod.output, 'extra-providers.yaml'), 'utf8');
+    expect(extra).toContain('kind: ExternalProviders');
+
+    const log = fs.readFileSync(path.join(pod.output, 'merge-log.txt'), 'utf8');
+    expect(result.out).toBe(log);
+    expect(log).toBe(`kube-inference merge-config
+Base config: ${pod.baseDir}/config.yaml
+External providers: 3 (from ${pod.metadata})
+  inference: added zz-first (remote::custom-vllm, module acme_custom.vllm, image quay.io/acme/zz-first:1.0)
+  inference: replaced base provider openai (remote::openai) with openai (remote::openai_custom, module acme_custom.vllm, image quay.io/acme/openai:2)
+  post_training: added aa-last (inline::trainer, module acme_custom.vllm, image quay.io/acme/aa-last:1.0); new section providers.post_training
+apis: appended post_training so that llama-stack serves the new sections
+Warnings: 1
+
+WARNING: External provider 'openai' overrides base provider in API 'inference'
+  Base type: remote::openai
+  External type: remote::openai_custom
+  Using: the external provider from image quay.io/acme/openai:2
+
+Outputs:
+  ${pod.output}/config.yaml
+  ${pod.output}/extra-providers.yaml
+  ${pod.output}/merge-log.txt
+`);
+  });
+
+  test('the same inputs give the same bytes', async () => {
+    const pod = podVolumes();
+    writeMetadataDir(pod.metadata, [provider('a', { config: { b: 1, a: [2] } }), provider('s', { api: 'safety', providerType: 'inline::s' })]);
+    const second = path.join(pod.root, 'second');
+    await run(pod.args);
+    await run([...pod.args.slice(0, 4), '--output-dir', second]);
+    for (const file of ['config.yaml', 'extra-providers.yaml']) {
+      expect(fs.readFileSync(path.join(second, file))).toEqual(fs.readFileSync(path.join(pod.output, file)));
+    }
+  });
+
+  test('--config-file-name names the merged file and, by default, the base config it reads', async () => {
+    const pod = podVolumes(readFixture('starter-run-v0.3.0.yaml'), 'run.yaml');
+    writeMetadataDir(pod.metadata, [provider('a')]);
+    const result = await run(['--metadata-dir', pod.metadata, '--output-dir', pod.output, '--config-file-name', 'run.yaml', '--base-config', path.join(pod.baseDir, 'run.yaml')]);
+    expect(result.code).toBe(0);
+    expect(outputs(pod.output)).toEqual(['extra-providers.yaml', 'merge-log.txt', 'run.yaml']);
+    const defaulted = await run(['--metadata-dir', pod.metadata, '--output-dir', pod.output, '--config-file-name', 'run.yaml']);
+    expect(defaulted.code).toBe(1);
+    expect(defaulted.err).toContain('File: /opt/llama-stack/base-config/run.yaml');
+  });
+
+  test('the defaults are the pod paths of the seed', async () => {
+    const result = await run([]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('File: /opt/llama-stack/external-providers/metadata');
+    expect(mergeConfigCommand.usage).toContain('--output-dir DIR         default /opt/llama-stack/config');
+  });
+
+  test('relative paths are resolved against the working directory', async () => {
+    const pod = podVolumes();
+    writeMetadataDir(pod.metadata, [provider('a')]);
+    const result = await run(['--metadata-dir', 'external-providers/metadata', '--base-config', 'base-config/config.yaml', '--output-dir', 'out'], pod.root);
+    expect(result.code).toBe(0);
+    expect(outputs(path.join(pod.root, 'out'))).toHaveLength(3);
+  });
+
+  test('skips Kubernetes bookkeeping entries and plain files in the metadata directory', async () => {
+    const pod = podVolumes();
+    writeMetadataDir(pod.metadata, [provider('a')]);
+    fs.mkdirSync(path.join(pod.metadata, '..2024_01_01'));
+    fs.writeFileSync(path.join(pod.metadata, 'README'), 'not a provider');
+    expect((await run(pod.args)).code).toBe(0);
+  });
+
+  test('with no external providers the base config is written unchanged', async () => {
+    const pod = podVolumes();
+    expect((await run(pod.args)).code).toBe(0);
+    expect(fs.readFileSync(path.join(pod.output, 'config.yaml'), 'utf8')).toBe(readFixture('starter-config-v0.7.1.yaml'));
+  });
+
+  test('replaces earlier outputs, and leaves no temporary files', async () => {
+    const pod = podVolumes();
+    writeMetadataDir(pod.metadata, [provider('a')]);
+    fs.mkdirSync(pod.output);
+    fs.writeFileSync(path.join(pod.output, 'config.yaml'), 'stale');
+    expect((await run(pod.args)).code).toBe(0);
+    expect(fs.readFileSync(path.join(pod.output, 'config.yaml'), 'utf8')).toContain('provider_id: a');
+    expect(outputs(pod.output)).toEqual(['config.yaml', 'extra-providers.yaml', 'merge-log.txt']);
+  });
+});
+
+describe('kube-inference merge-config: failures exit 1, say who, what and how to fix, and write nothing', () => {
+  async function failure(setup: (pod: ReturnType<typeof podVolumes>) => void, base?: string) {
+    const pod = podVolumes(base);
+    setup(pod);
+    const result = await run(pod.args);
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('');
+    expect(outputs(pod.output)).toEqual([]);
+    expect(result.err).toMatch(/^ERROR: /);
+    expect(result.err).toContain('\nResolution: ');
+    return result.err;
+  }
+
+  test('a provider directory without lls-provider-spec.yaml', async () => {
+    const err = await failure((pod) => {
+      writeMetadataDir(pod.metadata, [provider('custom-vllm', { image: 'quay.io/acme/vllm:1' })]);
+      fs.rmSync(path.join(pod.metadata, 'custom-vllm', 'lls-provider-spec.yaml'));
+    });
+    expect(err).toContain("ERROR: Cannot read lls-provider-spec.yaml of provider 'custom-vllm'");
+    expect(err).toContain("Provider 'custom-vllm' (image: quay.io/acme/vllm:1)");
+    expect(err).toMatch(/lls-provider-spec.yaml does not exist\./);
+    expect(err).toContain('Resolution: The image must contain /lls-provider/lls-provider-spec.yaml');
+  });
+
+  test('a provider directory without crd-config.yaml', async () => {
+    const err = await failure((pod) => {
+      writeMetadataDir(pod.metadata, [provider('custom-vllm')]);
+      fs.rmSync(path.join(pod.metadata, 'custom-vllm', 'crd-config.yaml'));
+    });
+    expect(err).toContain("ERROR: Cannot read crd-config.yaml of provider 'custom-vllm'");
+    expect(err).toContain("Provider 'custom-vllm' (image: unknown)");
+  });
+
+  test('invalid YAML in a provider\'s metadata, with line and column', async () => {
+    const err = await failure((pod) => {
+      writeMetadataDir(pod.metadata, [{ ...provider('p', { image: 'quay.io/acme/p:1' }), metadataText: 'apiVersion: [\n' }]);
+    });
+    expect(err).toMatch(/YAML parse error at line \d+, column \d+/);
+    expect(err).toContain("Provider 'p' (image: quay.io/acme/p:1)");
+  });
+
+  test('metadata declaring another API than the section the provider is placed under', async () => {
+    const err = await failure((pod) => {
+      writeMetadataDir(pod.metadata, [provider('guard', { api: 'inference', placedApi: 'safety', image: 'quay.io/acme/guard:1' })]);
+    });
+    expect(err).toBe(`ERROR: Provider API type mismatch
+
+Provider 'guard' (image: quay.io/acme/guard:1)
+declares api=inference in lls-provider-spec.yaml
+but is placed under externalProviders.safety
+
+Resolution: Move the provider to externalProviders.inference section in the LlamaStackWithProviders spec.
+`);
+  });
+
+  test('every broken provider is reported in one run', async () => {
+    const err = await failure((pod) => {
+      writeMetadataDir(pod.metadata, [
+        { ...provider('one'), metadataText: metadataYaml({ providerType: 'bad' }) },
+        { ...provider('two'), metadataText: 'kind: [' },
+      ]);
+    });
+    expect(err).toContain("Provider 'one'");
+    expect(err).toContain("Provider 'two'");
+  });
+
+  test('two providers claiming one position', async () => {
+    const err = await failure((pod) => {
+      writeMetadataDir(pod.metadata, [provider('a'), provider('b')]);
+      const file = path.join(pod.metadata, 'b', 'crd-config.yaml');
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"order":1', '"order":0'));
+    });
+    expect(err).toContain('ERROR: Two external providers claim position 0');
+  });
+
+  test('a missing base config', async () => {
+    const err = await failure((pod) => {
+      writeMetadataDir(pod.metadata, [provider('a')]);
+      fs.rmSync(path.join(pod.baseDir, 'config.yaml'));
+    });
+    expect(err).toContain('ERROR: Cannot read the base config');
+    expect(err).toContain('config.yaml does not exist.');
+    expect(err).toContain('--config-file-name run.yaml');
+  });
+
+  test('an invalid base config', async () => {
+    const err = await failure((pod) => writeMetadataDir(pod.metadata, [provider('a')]), 'providers:\n  inference: [\n');
+    expect(err).toMatch(/ERROR: Cannot read .*config.yaml\n\nFile: .*\nYAML parse error at line 3, column 1/);
+  });
+
+  test('an output directory that cannot be written', async () => {
+    const pod = podVolumes();
+    writeMetadataDir(pod.metadata, [provider('a')]);
+    fs.writeFileSync(pod.output, 'a file where the directory should be');
+    const result = await run(pod.args);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('ERROR: Cannot write the merged config');
+    expect(result.err).toContain('Resolution: Mount the config volume read-write');
+  });
+});
+
+describe('kube-inference merge-config: usage', () => {
+  test.each([
+    [['--bogus'], "Unknown option '--bogus'"],
+    [['extra'], "unexpected argument 'extra'"],
+    [['--config-file-name', '../run.yaml'], "--config-file-name must be a plain file name such as config.yaml or run.yaml, other than extra-providers.yaml and merge-log.txt; found '../run.yaml'"],
+    [['--config-file-name', 'merge-log.txt'], '--config-file-name must be a plain file name'],
+    [['--output-dir', ''], '--output-dir needs a non-empty value'],
+  ])('%j is a usage error', async (args, message) => {
+    await expect(mergeConfigCommand.run(args, recordingIo('/'))).rejects.toThrow(UsageError);
+    await expect(mergeConfigCommand.run(args, recordingIo('/'))).rejects.toThrow(message);
+  });
+
+  test('is registered in the CLI: help, and exit 2 on bad usage', async () => {
+    const io = recordingIo('/');
+    expect(await runCli(['--help'], io)).toBe(0);
+    expect(io.out()).toContain('merge-config');
+    const help = recordingIo('/');
+    expect(await runCli(['merge-config', '--help'], help)).toBe(0);
+    expect(help.out()).toContain('Usage: kube-inference merge-config');
+    const bad = recordingIo('/');
+    expect(await runCli(['merge-config', '--nope'], bad)).toBe(2);
+  });
+});

@@ -1,0 +1,50 @@
+import { runConfigError } from './helpers';
+import { parseCrdConfig } from '../../src/run-config/crd-config';
+
+const SOURCE = 'metadata/custom-vllm/crd-config.yaml';
+const valid = { providerId: 'custom-vllm', api: 'vector_io', crdSection: 'vectorIo', image: 'quay.io/acme/p:1', order: 3 };
+const text = (value: unknown): string => JSON.stringify(value);
+
+describe('parseCrdConfig', () => {
+  test('reads the JSON written by the install init container', () => {
+    const config = { url: '${env.VLLM_URL}', nested: { list: [1, 'two'] } };
+    expect(parseCrdConfig(text({ ...valid, config }), SOURCE, 'custom-vllm')).toEqual({ ...valid, config, unknownFields: [] });
+  });
+
+  test('config is optional, and null means none', () => {
+    expect(parseCrdConfig(text(valid), SOURCE).config).toBeUndefined();
+    expect(parseCrdConfig(text({ ...valid, config: null }), SOURCE).config).toBeUndefined();
+  });
+
+  test('keeps unknown fields aside', () => {
+    expect(parseCrdConfig(text({ ...valid, imagePullPolicy: 'Always' }), SOURCE).unknownFields).toEqual(['imagePullPolicy']);
+  });
+
+  test.each([
+    ['missing providerId', { ...valid, providerId: undefined }, 'providerId: missing'],
+    ['unknown api', { ...valid, api: 'files' }, "api: found 'files'; expected one of inference, safety"],
+    ['unknown section', { ...valid, crdSection: 'vector_io' }, "crdSection: found 'vector_io'; expected one of inference, safety, agents, vectorIo"],
+    ['section of another api', { ...valid, crdSection: 'inference' }, "crdSection: 'inference' holds inference providers, but api is 'vector_io'."],
+    ['negative order', { ...valid, order: -1 }, 'order: found a number (-1); expected a whole number from 0.'],
+    ['fractional order', { ...valid, order: 1.5 }, 'order: found a number (1.5)'],
+    ['config that is a list', { ...valid, config: [1] }, 'config: found a list; expected a mapping of provider settings.'],
+    ['image with spaces', { ...valid, image: 'quay.io/a b' }, "image: found 'quay.io/a b'"],
+  ])('rejects %s', (_name, value, expected) => {
+    const message = runConfigError(() => parseCrdConfig(text(value), SOURCE)).message;
+    expect(message).toContain('ERROR: Invalid provider settings in crd-config.yaml');
+    expect(message).toContain(expected);
+    expect(message).toContain('Resolution: crd-config.yaml is written by the provider\'s install init container');
+  });
+
+  test('rejects a file whose provider id differs from its directory', () => {
+    const message = runConfigError(() => parseCrdConfig(text(valid), SOURCE, 'other')).message;
+    expect(message).toContain("providerId: found 'custom-vllm', but the file is in the directory of provider 'other'.");
+    expect(message).toContain("Provider 'custom-vllm' (image: quay.io/acme/p:1)");
+  });
+
+  test('reports malformed JSON with line and column', () => {
+    const message = runConfigError(() => parseCrdConfig('{"providerId": "x",\n "api": ', SOURCE, 'x')).message;
+    expect(message).toMatch(/YAML parse error at line 2, column \d+/);
+    expect(message).toContain("Provider 'x' (image: unknown)");
+  });
+});

@@ -1,0 +1,264 @@
+import { parse } from 'yaml';
+import { provider, runConfigError } from './helpers';
+import { mergeRunConfig } from '../../src/run-config/merge';
+
+const ollamaBase = `version: 2
+providers:
+  inference:
+  - provider_id: "ollama"
+    provider_type: "remote::ollama"
+    config: {url: "http://ollama:11434"}
+`;
+
+describe('mergeRunConfig: the seed example', () => {
+  const result = mergeRunConfig(ollamaBase, [
+    provider('custom-vllm', { providerType: 'remote::vllm', packageName: 'custom_vllm.provider', config: { url: 'http://vllm:8000' } }),
+    provider('ollama', { providerType: 'remote::ollama-custom', packageName: 'custom_ollama.provider', config: { url: 'http://custom-ollama:11434' }, image: 'quay.io/acme/ollama:2' }),
+  ]);
+
+  test('external providers replace base entries with their id and are appended in spec order', () => {
+    expect(result.configText).toBe(`version: 2
+providers:
+  inference:
+  - provider_id: custom-vllm
+    provider_type: remote::vllm
+    module: custom_vllm.provider
+    config:
+      url: http://vllm:8000
+  - provider_id: ollama
+    provider_type: remote::ollama-custom
+    module: custom_ollama.provider
+    config:
+      url: http://custom-ollama:11434
+`);
+  });
+
+  test('the override is a warning with the provider id, the API, both types and the image used', () => {
+    expect(result.warnings).toEqual([{
+      kind: 'override',
+      providerId: 'ollama',
+      api: 'inference',
+      image: 'quay.io/acme/ollama:2',
+      message: `External provider 'ollama' overrides base provider in API 'inference'
+  Base type: remote::ollama
+  External type: remote::ollama-custom
+  Using: the external provider from image quay.io/acme/ollama:2`,
+    }]);
+  });
+
+  test('the changes say what happened to each provider', () => {
+    expect(result.changes.map((c) => [c.providerId, c.replaced.map((r) => r.providerType), c.newSection]))
+      .toEqual([['custom-vllm', [], false], ['ollama', ['remote::ollama'], false]]);
+    expect(result.extraProvidersText).toContain('kind: ExternalProviders');
+  });
+});
+
+describe('mergeRunConfig: edge cases of the seed', () => {
+  const one = [provider('custom-vllm')];
+  const entry = `- provider_id: custom-vllm
+  provider_type: remote::custom-vllm
+  module: acme_custom.vllm
+`;
+  const indented = (n: number) => entry.split('\n').map((l) => (l ? ' '.repeat(n) + l : l)).join('\n');
+
+  test.each([
+    ['an empty base config', '', `providers:\n  inference:\n${indented(2)}`],
+    ['a base config of comments only', '# nothing yet\n', `# nothing yet\nproviders:\n  inference:\n${indented(2)}`],
+    ['a base config without providers', 'version: 2\nserver:\n  port: 8321\n', `version: 2\nserver:\n  port: 8321\nproviders:\n  inference:\n${indented(2)}`],
+    ['providers: {}', 'version: 2\nproviders: {}\nserver: {}\n', `version: 2\nproviders:\n  inference:\n${indented(2)}server: {}\n`],
+    ['an empty providers key', 'providers:\nserver: {}\n', `providers:\n  inference:\n${indented(2)}server: {}\n`],
+    ['an empty provider list', 'providers:\n  inference: []\n  safety: []\n', `providers:\n  inference:\n${indented(2)}  safety: []\n`],
+    ['a null provider list with a comment', 'providers:\n  inference: # to do\n  safety: []\n', `providers:\n  inference: # to do\n${indented(2)}  safety: []\n`],
+    ['a new API section', 'providers:\n  safety:\n  - provider_id: s\n    provider_type: inline::s\n', `providers:\n  safety:\n  - provider_id: s\n    provider_type: inline::s\n  inference:\n${indented(2)}`],
+    ['a file without a final newline', 'providers:\n  inference:\n  - provider_id: a\n    provider_type: remote::a', `providers:\n  inference:\n  - provider_id: a\n    provider_type: remote::a\n${indented(2)}`],
+    ['a flow-style document', '{version: 2}', `version: 2\nproviders:\n  inference:\n${indented(2)}`],
+  ])('%s', (_name, base, expected) => {
+    expect(mergeRunConfig(base, one).configText).toBe(expected);
+  });
+
+  test('a flow-style provider list becomes a block list with the base entries kept', () => {
+    const out = mergeRunConfig('providers:\n  inference: [{provider_id: a, provider_type: remote::a}]\n', one).configText;
+    expect(parse(out).providers.inference.map((p: { provider_id: string }) => p.provider_id)).toEqual(['a', 'custom-vllm']);
+  });
+
+  test('with no external providers the base config is returned byte for byte', () => {
+    const base = 'version: 2 # keep\nproviders: {inference: []}\n';
+    expect(mergeRunConfig(base, []).configText).toBe(base);
+  });
+
+  test('an external provider without config has no config key; an empty config stays {}', () => {
+    const out = parse(mergeRunConfig('', [provider('a'), provider('b', { config: {} })]).configText);
+    expect(out.providers.inference[0]).not.toHaveProperty('config');
+    expect(out.providers.inference[1].config).toEqual({});
+  });
+
+  test('secret references pass through untouched', () => {
+    const out = mergeRunConfig('', [provider('a', { config: { api_key: '${env.ACME_API_KEY}', url: '${env.URL:=http://x}' } })]).configText;
+    expect(out).toContain('api_key: ${env.ACME_API_KEY}\n');
+    expect(out).toContain('url: ${env.URL:=http://x}\n');
+  });
+});
+
+describe('mergeRunConfig: keeping the user\'s file', () => {
+  const base = `# Top comment
+version: 2   # trailing
+apis:
+- inference
+providers:
+  # about inference
+  inference:
+  # the ollama entry
+  - provider_id: ollama   # local
+    provider_type: remote::ollama
+    config:
+      url: http://ollama:11434
+        # a deep comment of ollama
+  # the vllm entry
+  - provider_id: vllm
+    provider_type: remote::vllm
+  # end of inference
+  safety: []
+models: [{model_id: m, provider_id: vllm}]
+server:
+  port: 8321
+`;
+
+  test('only the replaced entry goes; comments above it, after it and elsewhere stay', () => {
+    const out = mergeRunConfig(base, [provider('ollama', { providerType: 'remote::ollama2' })]).configText;
+    expect(out).toBe(`# Top comment
+version: 2   # trailing
+apis:
+- inference
+providers:
+  # about inference
+  inference:
+  # the ollama entry
+  # the vllm entry
+  - provider_id: vllm
+    provider_type: remote::vllm
+  - provider_id: ollama
+    provider_type: remote::ollama2
+    module: acme_custom.vllm
+  # end of inference
+  safety: []
+models: [{model_id: m, provider_id: vllm}]
+server:
+  port: 8321
+`);
+  });
+
+  test('a provider for an API the base does not list is added to apis (block and flow lists)', () => {
+    const added = mergeRunConfig(base, [provider('g', { api: 'safety', providerType: 'inline::g' })]);
+    expect(added.apisAdded).toEqual(['safety']);
+    expect(added.configText).toContain('apis:\n- inference\n- safety\nproviders:');
+    const flow = mergeRunConfig('apis: [inference, ]\nproviders: {}\n', [provider('g', { api: 'eval', providerType: 'inline::g' })]);
+    expect(flow.configText.split('\n')[0]).toBe('apis: [inference, eval, ]');
+    const ownLine = mergeRunConfig('apis: [inference,\n  safety\n]\nproviders: {}\n', [provider('g', { api: 'eval', providerType: 'inline::g' })]);
+    expect(ownLine.configText).toMatch(/^apis: \[inference,\n  safety, eval\n\]\n/);
+    const none = mergeRunConfig('providers: {}\n', [provider('g', { api: 'eval', providerType: 'inline::g' })]);
+    expect(none.apisAdded).toEqual([]);
+  });
+
+  test('follows the file\'s indentation: indented sequences and four-space levels', () => {
+    const four = 'providers:\n    safety:\n        - provider_id: s\n          provider_type: inline::s\n';
+    const out = mergeRunConfig(four, [provider('a', { config: { list: [1, 2] } }), provider('t', { api: 'safety', providerType: 'inline::t' })]).configText;
+    expect(out).toBe(`providers:
+    safety:
+        - provider_id: s
+          provider_type: inline::s
+        - provider_id: t
+          provider_type: inline::t
+          module: acme_custom.vllm
+    inference:
+        - provider_id: a
+          provider_type: remote::custom-vllm
+          module: acme_custom.vllm
+          config:
+              list:
+                  - 1
+                  - 2
+`);
+    expect(parse(out).providers.inference[0].config.list).toEqual([1, 2]);
+  });
+
+  test('keeps CRLF line endings', () => {
+    const out = mergeRunConfig('version: 2\r\nproviders:\r\n  inference: []\r\n', [provider('a')]).configText;
+    expect(out).toBe('version: 2\r\nproviders:\r\n  inference:\r\n  - provider_id: a\r\n    provider_type: remote::custom-vllm\r\n    module: acme_custom.vllm\r\n');
+  });
+
+  test('is deterministic', () => {
+    const list = [provider('ollama'), provider('x', { api: 'eval', providerType: 'inline::x' })];
+    expect(mergeRunConfig(base, list)).toEqual(mergeRunConfig(base, list));
+  });
+});
+
+describe('mergeRunConfig: provider ids', () => {
+  test('an entry enabled by ${env.NAME:+id} is overridden too, and the warning says so', () => {
+    const base = 'providers:\n  inference:\n  - provider_id: ${env.VLLM_URL:+vllm-inference}\n    provider_type: remote::vllm\n';
+    const result = mergeRunConfig(base, [provider('vllm-inference', { image: 'quay.io/acme/v:1' })]);
+    expect(parse(result.configText).providers.inference).toHaveLength(1);
+    expect(result.warnings[0].message).toBe(`External provider 'vllm-inference' overrides base provider in API 'inference'
+  Base type: remote::vllm
+  External type: remote::custom-vllm
+  Base entry: provider_id \${env.VLLM_URL:+vllm-inference} (enabled only when VLLM_URL is set)
+  Using: the external provider from image quay.io/acme/v:1`);
+  });
+
+  test('ids match within an API only', () => {
+    const base = 'providers:\n  safety:\n  - provider_id: shared\n    provider_type: inline::s\n';
+    const result = mergeRunConfig(base, [provider('shared')]);
+    expect(result.warnings).toEqual([]);
+    expect(parse(result.configText).providers.safety).toHaveLength(1);
+  });
+
+  test('every base entry with the id is replaced, each with a warning', () => {
+    const base = 'providers:\n  inference:\n  - provider_id: a\n    provider_type: remote::one\n  - provider_id: a\n    provider_type: remote::two\n';
+    const result = mergeRunConfig(base, [provider('a')]);
+    expect(result.warnings.map((w) => w.message.split('\n')[1])).toEqual(['  Base type: remote::one', '  Base type: remote::two']);
+    expect(parse(result.configText).providers.inference).toHaveLength(1);
+  });
+
+  test('metadata fields this version ignores are a warning', () => {
+    const p = provider('a');
+    const result = mergeRunConfig('', [{ ...p, metadata: { ...p.metadata, unknownFields: ['spec.future'] } }]);
+    expect(result.warnings[0]).toMatchObject({ kind: 'ignored-fields', message: "Provider 'a' (image: quay.io/acme/a:1.0): lls-provider-spec.yaml has fields this version ignores: spec.future" });
+  });
+
+  test('duplicate external ids and placement mismatches fail before the base is read', () => {
+    expect(runConfigError(() => mergeRunConfig(': not yaml [', [provider('a'), provider('a')])).issues[0].title).toBe("Duplicate external provider id 'a'");
+  });
+});
+
+describe('mergeRunConfig: unusable base configs', () => {
+  const fails = (base: string, list = [provider('a')]) => runConfigError(() => mergeRunConfig(base, list, { baseConfigSource: '/opt/llama-stack/base-config/config.yaml' })).message;
+
+  test('invalid YAML, with line and column', () => {
+    const message = fails('version: 2\nproviders:\n  inference: [\n');
+    expect(message).toContain('ERROR: Cannot read /opt/llama-stack/base-config/config.yaml');
+    expect(message).toMatch(/YAML parse error at line \d+, column \d+/);
+    expect(message).toContain('Resolution: Fix the base config');
+  });
+
+  test.each([
+    ['a top level that is a list', '- a\n', 'The base config must be a mapping (version, apis, providers, ...); found a list.'],
+    ['providers that is a list', 'providers: [a]\n', 'providers: found a list; expected a mapping from API names to provider lists.'],
+    ['a provider list that is a mapping', 'providers:\n  inference: {a: 1}\n', 'providers.inference: found a mapping; expected a list of providers.'],
+    ['an aliased providers section', 'x: &p {}\nproviders: *p\n', 'providers: is a YAML alias or carries an anchor'],
+    ['an anchored provider list', 'providers:\n  inference: &l []\nother: *l\n', 'providers.inference: is a YAML alias or carries an anchor'],
+    ['a replaced entry that defines an anchor used elsewhere', 'providers:\n  inference:\n  - provider_id: a\n    config: &c {x: 1}\nother: *c\n',
+      "providers.inference[0] ('a') would be replaced by the external provider, but it defines the anchor &c"],
+  ])('%s', (_name, base, expected) => {
+    const message = fails(base);
+    expect(message).toContain('File: /opt/llama-stack/base-config/config.yaml');
+    expect(message).toContain(expected);
+  });
+
+  test('explicit keys in the part the merge edits', () => {
+    expect(fails('providers:\n  ? inference\n  : []\n')).toContain(
+      "The merge edits providers.inference in place, but providers.inference is written with an explicit key ('? key') or a key that does not start its line.");
+  });
+
+  test('a problem with a provider list names the provider that needed it', () => {
+    expect(fails('providers:\n  inference: 3\n', [provider('a', { image: 'quay.io/x:1' })])).toContain("Provider 'a' (image: quay.io/x:1)");
+  });
+});

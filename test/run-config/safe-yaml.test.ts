@@ -1,0 +1,81 @@
+import { aliasBomb } from './fuzz-inputs';
+import { runConfigError } from './helpers';
+import { CONFIG_LIMITS, METADATA_LIMITS, parseUntrustedYaml, YamlLimits } from '../../src/run-config/safe-yaml';
+
+const where = { source: 'input.yaml', providerId: 'p', image: 'quay.io/p:1', resolution: 'Fix it.' };
+const fails = (text: string, limits: YamlLimits = METADATA_LIMITS): string => runConfigError(() => parseUntrustedYaml(text, limits, where)).message;
+
+
+describe('parseUntrustedYaml', () => {
+  test('parses a document, keeping the source for edits', () => {
+    const parsed = parseUntrustedYaml('a: 1 # note\n', CONFIG_LIMITS, where);
+    expect(parsed.value).toEqual({ a: 1 });
+    expect(parsed.doc.toString()).toBe('a: 1 # note\n');
+  });
+
+  test('reads YAML 1.1 as llama-stack (PyYAML) does: yes/on are booleans, << merges', () => {
+    const parsed = parseUntrustedYaml('a: yes\nb: on\nbase: &b {x: 1}\nc:\n  <<: *b\n  z: 2\n', CONFIG_LIMITS, where);
+    expect(parsed.value).toEqual({ a: true, b: true, base: { x: 1 }, c: { x: 1, z: 2 } });
+  });
+
+  test('an empty or comment-only document is null', () => {
+    expect(parseUntrustedYaml('', CONFIG_LIMITS, where).value).toBeNull();
+    expect(parseUntrustedYaml('# only a comment\n', CONFIG_LIMITS, where).value).toBeNull();
+  });
+
+  test('every error names the provider, the image, the file and the fix', () => {
+    const message = fails('a: [');
+    expect(message).toMatch(/^ERROR: Cannot read input.yaml\n\nProvider 'p' \(image: quay.io\/p:1\)\nFile: input.yaml\nYAML parse error at line 1, column \d+: .+\n\nResolution: Fix it.$/);
+  });
+
+  test('rejects input over the size limit before parsing it', () => {
+    expect(fails(`a: "${'x'.repeat(METADATA_LIMITS.maxBytes)}"`)).toContain(`The file is ${METADATA_LIMITS.maxBytes + 5} bytes; the limit is 65536 bytes.`);
+  });
+
+  test('rejects nesting deeper than the limit, flow or block', () => {
+    expect(fails(`${'['.repeat(17)}${']'.repeat(17)}`)).toContain('Collections are nested more than 16 levels deep.');
+    const block = Array.from({ length: 20 }, (_, i) => `${' '.repeat(i * 2)}k${i}:`).join('\n');
+    expect(fails(block)).toContain('Collections are nested more than 16 levels deep');
+  });
+
+  test('nesting deep enough to exhaust the parser\'s stack is a clear error, not a crash', () => {
+    expect(fails('['.repeat(60000), CONFIG_LIMITS)).toMatch(/YAML parse error at line 1, column \d+: collections are nested too deeply \(the limit is 64 levels\)|nested more than 64 levels/);
+  });
+
+  test('rejects more nodes than the limit, before building them', () => {
+    const text = Array.from({ length: 400 }, (_, i) => `k${i}: v`).join('\n');
+    expect(fails(text)).toContain('The document holds more than 1000 keys, values and list items, the limit that bounds the memory of the merge.');
+  });
+
+  test('rejects alias bombs', () => {
+    expect(fails(aliasBomb(9), CONFIG_LIMITS)).toContain('The document cannot be resolved: Excessive alias count indicates a resource exhaustion attack (more than 1000 alias expansions are refused).');
+  });
+
+  test('rejects duplicate keys, also in flow mappings and nested ones', () => {
+    expect(fails('a: 1\nb:\n  c: 1\n  c: 2\n')).toContain("Duplicate key 'c' in a mapping (at line 4, column 3).");
+    expect(fails('{a: 1, a: 2}')).toContain("Duplicate key 'a'");
+  });
+
+  test('rejects characters YAML does not allow, as llama-stack\'s parser would', () => {
+    expect(fails('a: 1\nb: x\u0000y\n')).toContain('Character U+0000 at line 2, column 5 is not allowed in YAML');
+    expect(fails('a: \ud800\n')).toContain('Character U+D800 at line 1, column 4');
+    expect(fails('a: \u001b[31m\n')).toContain('Character U+001B');
+    expect(parseUntrustedYaml('\ufeffa: "\u00e9 \u{1F600}"\n', CONFIG_LIMITS, where).value).toEqual({ a: '\u00e9 \u{1F600}' });
+  });
+
+  test('real configs are far below the nesting limit', () => {
+    expect(() => parseUntrustedYaml(`a:\n${Array.from({ length: 12 }, (_, i) => `${'  '.repeat(i + 1)}k${i}:`).join('\n')} [[1]]\n`, CONFIG_LIMITS, where)).not.toThrow();
+  });
+
+  test('rejects several documents', () => {
+    expect(fails('a: 1\n---\nb: 2\n')).toContain('The file holds 2 YAML documents');
+    expect(fails('a: 1\n...\nb: 2\n')).toContain('The file holds 2 YAML documents');
+  });
+
+  test('checks many keys in linear time', () => {
+    const text = Array.from({ length: 16000 }, (_, i) => `k${i}: ${i}`).join('\n');
+    const started = Date.now();
+    expect(Object.keys(parseUntrustedYaml(text, CONFIG_LIMITS, where).value as object)).toHaveLength(16000);
+    expect(Date.now() - started).toBeLessThan(20000);
+  });
+});
