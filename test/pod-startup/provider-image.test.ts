@@ -1,0 +1,58 @@
+/**
+ * The sample provider's Containerfile (examples/sample-provider), built for real with buildah and run
+ * in the sandboxed pod. No registry is reachable here, so the image is built on an empty base
+ * (`--build-arg PYTHON_IMAGE=scratch`) and laid over the host's root, which provides /bin/sh and python3
+ * as a python base image would; everything under /lls-provider comes from the built image.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import { referenceConfig, renderStack, Scenario, standInResult } from './helpers';
+import { buildahSupport, buildImage, extractImage, imageConfig, removeImage } from '../sandbox/buildah';
+import { describeWhen, sandboxSupport } from '../sandbox/host';
+import { pythonImageEnv } from '../sandbox/images';
+import { buildProjectWheel, SAMPLE_PROVIDER_DIR } from '../sandbox/wheels';
+
+const both = sandboxSupport().ok ? buildahSupport() : sandboxSupport();
+
+describeWhen('the sample provider image, built from its Containerfile', both, 'bubblewrap and buildah', () => {
+  const tag = `localhost/kic-test/acme-echo-provider:${process.pid}`;
+  let s: Scenario;
+  beforeAll(() => {
+    s = new Scenario('provider-image');
+    // The build context: the example as a provider author has it, with the wheels built into dist/.
+    const context = s.path('context');
+    fs.cpSync(SAMPLE_PROVIDER_DIR, context, { recursive: true });
+    buildProjectWheel(context, path.join(context, 'dist'));
+    buildProjectWheel(path.join(context, 'deps', 'acme-text-utils'), path.join(context, 'dist'));
+    buildImage(context, path.join(context, 'Containerfile'), tag, { PYTHON_IMAGE: 'scratch' });
+  });
+  afterAll(() => {
+    removeImage(tag);
+    s?.dispose();
+  });
+
+  test('has the provider image layout and runs as non-root', () => {
+    expect(imageConfig(tag).User).toBe('1001');
+    const tree = extractImage(tag, s.path('inspect'), 'overlay');
+    const files = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)).map((f) => `${e.name}/${f}`) : [e.name]));
+    expect(files(tree.dir).sort()).toEqual([
+      'lls-provider/lls-provider-spec.yaml',
+      'lls-provider/packages/acme_echo_provider-0.1.0-py3-none-any.whl',
+      'lls-provider/packages/acme_text_utils-1.0.0-py3-none-any.whl',
+    ]);
+    // The metadata names the wheels the image really contains.
+    const spec = parse(fs.readFileSync(path.join(tree.dir, 'lls-provider', 'lls-provider-spec.yaml'), 'utf8')).spec;
+    expect([spec.wheelPath, ...spec.dependencyWheels].map((w: string) => fs.existsSync(path.join(tree.dir, w)))).toEqual([true, true]);
+  });
+
+  test('is installed by the init container and loaded by the server', async () => {
+    const built = extractImage(tag, s.path('rootfs'), 'overlay');
+    s.images[tag] = { ...built, env: { ...pythonImageEnv(), ...built.env, PATH: pythonImageEnv().PATH } };
+    s.distribution({ configs: { '/opt/app-root/config.yaml': referenceConfig('starter-config-v0.7.1.yaml') } });
+    const pod = await s.run(renderStack({ externalProviders: { inference: [{ providerId: 'acme-echo', image: tag }] } }));
+    expect(pod.phase).toBe('Succeeded');
+    expect(standInResult(pod.container('llama-stack').stdout)!.external.map((p) => p.provider_id)).toEqual(['acme-echo']);
+  });
+});

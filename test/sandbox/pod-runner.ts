@@ -1,0 +1,618 @@
+/**
+ * A sandboxed pod runner for tests: executes the pod of a rendered Deployment the way the kubelet
+ * would, with bubblewrap instead of a container runtime.
+ *
+ * - Init containers run one after another, each only if the previous one exited 0; then the (first)
+ *   main container's start command runs. Each container gets its own sandbox: new user, PID, IPC and
+ *   UTS namespaces (hostname = pod name), a cleared environment, all capabilities dropped when its
+ *   securityContext drops them, and its runAsUser/runAsGroup (pod or container level).
+ * - A container's image is a directory tree. `overlay` images are laid over a read-only view of the
+ *   host's root (`/usr`, `/etc`, the host Python's prefix, ...): the host provides `/bin/sh`, `python3`
+ *   and `pip`, the tree provides the image's own files. `rootfs` images are a complete root file
+ *   system (e.g. an image built by buildah) and see nothing of the host. Either way the root is a
+ *   tmpfs (the container's writable layer) and image files are bound read-only.
+ * - Every volume is a host directory (emptyDir/PVC: empty; configMap/secret: the keys written with the
+ *   kubelet's `..data` symlink layout) bound at each container's `mountPath`, read-only when the mount
+ *   says `readOnly` (configMap and secret volumes are always read-only, as in Kubernetes), honouring
+ *   `subPath`.
+ * - Init containers run with the network unshared (only loopback): an install that tried to download
+ *   anything would fail, which is what proves seed 001 NFR-001. The main container shares the host's
+ *   network by default (a pod has a network); pass `mainNetwork: 'none'` to cut it too.
+ * - `$(VAR)` references in env values, command and args are expanded as the kubelet does.
+ *
+ * The result reads like a pod status: each container's state, reason, exit code, logs, and the
+ * termination message `FallbackToLogsOnError` would give.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { hostPython } from './host';
+
+/** A container image as a directory tree. */
+export interface ContainerImage {
+  /** The image's files, laid out as in the image (`<dir>/lls-provider/...`, `<dir>/opt/app-root/...`). */
+  readonly dir: string;
+  /**
+   * `overlay`: the tree is laid over a read-only view of the host's root (host `/usr`, `/etc`, Python).
+   * `rootfs`: the tree is the whole root file system.
+   * @default 'overlay'
+   */
+  readonly mode?: 'overlay' | 'rootfs';
+  /** The image config's environment (`ENV`), e.g. `PATH`; the container's `env` overrides it. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The image's `ENTRYPOINT`, used when the container has no `command`. */
+  readonly entrypoint?: readonly string[];
+  /** The image's `CMD`, used when the container has neither `command` nor `args`. */
+  readonly cmd?: readonly string[];
+  /** The image's working directory. @default '/' */
+  readonly workingDir?: string;
+  /** Host files or directories bound read-only into the image (for images assembled from the host). */
+  readonly binds?: ReadonlyArray<{ readonly source: string; readonly target: string }>;
+}
+
+/** How to run a pod. */
+export interface RunPodOptions {
+  /** Image reference → image tree. A container whose image is missing fails with `ErrImagePull`. */
+  readonly images: Readonly<Record<string, ContainerImage>>;
+  /** ConfigMap manifests the pod's configMap volumes refer to (e.g. every manifest the chart rendered). */
+  readonly manifests?: readonly any[];
+  /** Secret name → data (plain text), for secret volumes and `secretKeyRef`. */
+  readonly secrets?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Per-container changes applied before running (e.g. a command override), by container name. */
+  readonly overrides?: Readonly<Record<string, { readonly command?: string[]; readonly args?: string[]; readonly env?: Record<string, string> }>>;
+  /** Directory for the pod's volumes. @default - a new temporary directory, removed by `dispose()` */
+  readonly workDir?: string;
+  /** Wall-clock limit of each container; a container over it is killed (`DeadlineExceeded`). @default 120000 */
+  readonly timeoutMs?: number;
+  /** Network of the main container. @default 'host' */
+  readonly mainNetwork?: 'host' | 'none';
+  /** Network of init containers. Only a runner self-test should change it. @default 'none' */
+  readonly initNetwork?: 'host' | 'none';
+  /** Run the main container after the init containers succeed. @default true */
+  readonly runMain?: boolean;
+  /** Host paths visible (read-only) in overlay images, besides the host Python's prefix. */
+  readonly hostRootEntries?: readonly string[];
+}
+
+/** Why a container is in its state, as `kubectl get pod` shows it. */
+export type ContainerReason =
+  | 'Completed' | 'Error' | 'DeadlineExceeded' | 'PodInitializing' | 'ErrImagePull'
+  | 'CreateContainerConfigError' | 'CreateContainerError';
+
+/** One container's status after the run. */
+export interface ContainerRun {
+  readonly name: string;
+  readonly kind: 'init' | 'main';
+  readonly image: string;
+  /** The process started (after `$(VAR)` expansion), empty when it never started. */
+  readonly argv: readonly string[];
+  /** `terminated` when it ran; `waiting` when it never started. */
+  readonly state: 'terminated' | 'waiting';
+  readonly reason: ContainerReason;
+  readonly exitCode?: number;
+  /** Standard output and error, interleaved in arrival order (what `kubectl logs` shows). */
+  readonly logs: string;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The termination message: with `FallbackToLogsOnError`, the log's last 80 lines / 2048 bytes on failure. */
+  readonly message?: string;
+  /** Milliseconds since the pod started when the process was spawned / ended. */
+  readonly startedAtMs?: number;
+  readonly finishedAtMs?: number;
+  readonly durationMs?: number;
+}
+
+/** The pod after the run. */
+export class PodRun {
+  public constructor(
+    /** `Succeeded` when every container exited 0, else `Failed`. */
+    public readonly phase: 'Succeeded' | 'Failed',
+    /** `kubectl get pod` style status: `Completed`, `Init:Error`, `Init:ErrImagePull`, `Error`, ... */
+    public readonly status: string,
+    public readonly initContainers: readonly ContainerRun[],
+    public readonly containers: readonly ContainerRun[],
+    /** Volume name → host directory holding its content (inspect files the containers wrote). */
+    public readonly volumes: Readonly<Record<string, string>>,
+    private readonly ownedWorkDir: string | undefined,
+    private readonly context?: ExecContext,
+  ) {}
+
+  /**
+   * Runs a command in a new sandbox made like one of the pod's containers (its image, env, mounts and
+   * user) against the pod's volumes as the run left them: `kubectl exec` after the fact.
+   */
+  public async exec(containerName: string, argv: string[], env: Record<string, string> = {}): Promise<ContainerRun> {
+    if (!this.context) {
+      throw new Error('exec: the pod never got its volumes');
+    }
+    const { spec, podName, workDir, options, t0 } = this.context;
+    const c = [...(spec.initContainers ?? []), ...(spec.containers ?? [])].find((x: any) => x.name === containerName);
+    if (!c) {
+      throw new Error(`exec: no container '${containerName}' in the pod`);
+    }
+    const execSpec = applyOverride({ ...c, name: `${c.name}-exec`, command: argv, args: [] }, { ...options, overrides: { [`${c.name}-exec`]: { env } } });
+    return runContainer(execSpec, 'main', spec, podName, this.volumes, workDir, { ...options, mainNetwork: 'none' }, t0);
+  }
+
+  /** A container by name (init or main). */
+  public container(name: string): ContainerRun {
+    const c = [...this.initContainers, ...this.containers].find((x) => x.name === name);
+    if (!c) {
+      throw new Error(`no container '${name}' in the pod: ${[...this.initContainers, ...this.containers].map((x) => x.name).join(', ')}`);
+    }
+    return c;
+  }
+
+  /** The first container that did not complete, if any. */
+  public get failed(): ContainerRun | undefined {
+    return [...this.initContainers, ...this.containers].find((c) => c.state === 'terminated' && c.reason !== 'Completed')
+      ?? [...this.initContainers, ...this.containers].find((c) => c.state === 'waiting' && c.reason !== 'PodInitializing');
+  }
+
+  /** Reads a file from a volume: `volumeFile('external-providers', 'installed-packages.txt')`. */
+  public volumeFile(volume: string, file: string): string {
+    const dir = this.volumes[volume];
+    if (dir === undefined) {
+      throw new Error(`no volume '${volume}' in the pod: ${Object.keys(this.volumes).join(', ')}`);
+    }
+    return fs.readFileSync(path.join(dir, file), 'utf8');
+  }
+
+  /** A readable account of the run, for test failure messages. */
+  public describe(): string {
+    const lines = [`Pod ${this.phase} (${this.status})`];
+    for (const c of [...this.initContainers, ...this.containers]) {
+      const exit = c.exitCode === undefined ? '' : ` exit ${c.exitCode}`;
+      const time = c.durationMs === undefined ? '' : ` in ${Math.round(c.durationMs)} ms`;
+      lines.push(`- ${c.kind} ${c.name} [${c.image}]: ${c.state} ${c.reason}${exit}${time}`);
+      if (c.logs.trim()) {
+        lines.push(...c.logs.trimEnd().split('\n').map((l) => `    | ${l}`));
+      }
+    }
+    return lines.join('\n');
+  }
+
+  /** Removes the pod's temporary directory (when the runner created it). */
+  public dispose(): void {
+    if (this.ownedWorkDir) {
+      fs.rmSync(this.ownedWorkDir, { recursive: true, force: true });
+    }
+  }
+}
+
+interface ExecContext {
+  readonly spec: any;
+  readonly podName: string;
+  readonly workDir: string;
+  readonly options: RunPodOptions;
+  readonly t0: number;
+}
+
+/** Host root entries an overlay image sees (read-only) besides the host Python's prefix. */
+export const DEFAULT_HOST_ROOT_ENTRIES: readonly string[] = ['usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'etc'];
+
+/** Paths the runtime provides itself; image content there is hidden. */
+const RUNTIME_PATHS = ['/proc', '/dev', '/tmp', '/sys', '/run'];
+
+/**
+ * Runs the pod of a Deployment (or Pod, or pod template) in bubblewrap sandboxes.
+ *
+ * @param workload a rendered `Deployment` manifest (`spec.template.spec` is used), a `Pod`, or a pod spec
+ */
+export async function runPod(workload: any, options: RunPodOptions): Promise<PodRun> {
+  const spec = podSpecOf(workload);
+  const podName = String(workload?.metadata?.name ?? 'pod').slice(0, 63);
+  const ownedWorkDir = options.workDir ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'kic-pod-'));
+  const workDir = options.workDir ?? ownedWorkDir!;
+  const t0 = performance.now();
+
+  const initSpecs: any[] = (spec.initContainers ?? []).map((c: any) => applyOverride(c, options));
+  const mainSpecs: any[] = (spec.containers ?? []).map((c: any) => applyOverride(c, options));
+  const waiting = (c: any, kind: 'init' | 'main', reason: ContainerReason, message?: string): ContainerRun => ({
+    name: c.name, kind, image: c.image, argv: [], state: 'waiting', reason, logs: '', stdout: '', stderr: '', message,
+  });
+
+  let volumes: Record<string, string>;
+  try {
+    volumes = prepareVolumes(spec.volumes ?? [], path.join(workDir, 'volumes'), options);
+  } catch (e) {
+    // The kubelet cannot mount the volumes: no container starts (FailedMount).
+    const message = (e as Error).message;
+    return new PodRun('Failed', 'ContainerCreating (FailedMount)',
+      initSpecs.map((c) => waiting(c, 'init', 'CreateContainerConfigError', message)),
+      mainSpecs.map((c) => waiting(c, 'main', 'CreateContainerConfigError', message)), {}, ownedWorkDir);
+  }
+
+  const inits: ContainerRun[] = [];
+  let failedInit: ContainerRun | undefined;
+  for (const c of initSpecs) {
+    if (failedInit) {
+      inits.push(waiting(c, 'init', 'PodInitializing'));
+      continue;
+    }
+    const run = await runContainer(c, 'init', spec, podName, volumes, workDir, options, t0);
+    inits.push(run);
+    if (run.reason !== 'Completed') {
+      failedInit = run;
+    }
+  }
+
+  const mains: ContainerRun[] = [];
+  for (const [i, c] of mainSpecs.entries()) {
+    if (failedInit || options.runMain === false || i > 0) {
+      // Sidecar-less pods: the tests start the first container only (it is the server).
+      mains.push(waiting(c, 'main', 'PodInitializing'));
+      continue;
+    }
+    mains.push(await runContainer(c, 'main', spec, podName, volumes, workDir, options, t0));
+  }
+
+  const all = [...inits, ...mains];
+  const bad = all.find((c) => c.reason !== 'Completed' && c.reason !== 'PodInitializing');
+  const phase = bad ? 'Failed' : 'Succeeded';
+  const status = !bad ? (options.runMain === false ? 'Initialized' : 'Completed')
+    : bad.kind === 'init' ? `Init:${bad.reason}` : bad.reason;
+  return new PodRun(phase, status, inits, mains, volumes, ownedWorkDir, { spec, podName, workDir, options, t0 });
+}
+
+function podSpecOf(workload: any): any {
+  if (workload?.spec?.template?.spec) return workload.spec.template.spec;
+  if (workload?.kind === 'Pod') return workload.spec;
+  if (workload?.containers) return workload;
+  throw new Error('runPod: expected a Deployment (or other workload with spec.template.spec), a Pod, or a pod spec');
+}
+
+function applyOverride(c: any, options: RunPodOptions): any {
+  const o = options.overrides?.[c.name];
+  if (!o) return c;
+  const env = [...(c.env ?? [])];
+  for (const [name, value] of Object.entries(o.env ?? {})) {
+    const i = env.findIndex((e: any) => e.name === name);
+    if (i >= 0) env[i] = { name, value };
+    else env.push({ name, value });
+  }
+  return { ...c, ...(o.command ? { command: o.command } : {}), ...(o.args ? { args: o.args } : {}), env };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Volumes
+
+function prepareVolumes(volumes: any[], dir: string, options: RunPodOptions): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const v of volumes) {
+    const target = path.join(dir, v.name);
+    fs.mkdirSync(target, { recursive: true });
+    if (v.emptyDir || v.persistentVolumeClaim || v.ephemeral) {
+      // Empty at pod start; size limits are not enforced here.
+    } else if (v.configMap) {
+      const cm = (options.manifests ?? []).find((m: any) => m?.kind === 'ConfigMap' && m?.metadata?.name === v.configMap.name);
+      if (!cm) {
+        if (v.configMap.optional) continue;
+        throw new Error(`MountVolume.SetUp failed for volume "${v.name}": configmap "${v.configMap.name}" not found`);
+      }
+      writeProjected(target, { ...(cm.data ?? {}) }, v.configMap.items, v.configMap.defaultMode, `configmap "${v.configMap.name}"`);
+    } else if (v.secret) {
+      const data = options.secrets?.[v.secret.secretName];
+      if (!data) {
+        if (v.secret.optional) continue;
+        throw new Error(`MountVolume.SetUp failed for volume "${v.name}": secret "${v.secret.secretName}" not found`);
+      }
+      writeProjected(target, { ...data }, v.secret.items, v.secret.defaultMode, `secret "${v.secret.secretName}"`);
+    } else {
+      throw new Error(`runPod: volume '${v.name}' has a type the sandbox does not support: ${Object.keys(v).filter((k) => k !== 'name').join(', ')}`);
+    }
+    result[v.name] = target;
+  }
+  return result;
+}
+
+/** Writes keys like the kubelet's atomic writer: `..<ts>/` holds the files, `..data` points at it, names link through it. */
+function writeProjected(dir: string, data: Record<string, string>, items: any[] | undefined, defaultMode: number | undefined, what: string): void {
+  const files: Array<{ path: string; text: string; mode: number }> = [];
+  if (items && items.length > 0) {
+    for (const item of items) {
+      if (!(item.key in data)) {
+        throw new Error(`MountVolume.SetUp failed: ${what} has no key "${item.key}"`);
+      }
+      files.push({ path: item.path, text: data[item.key], mode: item.mode ?? defaultMode ?? 0o644 });
+    }
+  } else {
+    for (const [key, text] of Object.entries(data)) {
+      files.push({ path: key, text, mode: defaultMode ?? 0o644 });
+    }
+  }
+  const stamp = '..2024_01_01_00_00_00.000000001';
+  for (const f of files) {
+    const file = path.join(dir, stamp, f.path);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, f.text);
+    fs.chmodSync(file, f.mode);
+  }
+  fs.mkdirSync(path.join(dir, stamp), { recursive: true });
+  fs.symlinkSync(stamp, path.join(dir, '..data'));
+  for (const top of new Set(files.map((f) => f.path.split('/')[0]))) {
+    fs.symlinkSync(path.join('..data', top), path.join(dir, top));
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Containers
+
+async function runContainer(
+  c: any, kind: 'init' | 'main', pod: any, podName: string, volumes: Record<string, string>,
+  workDir: string, options: RunPodOptions, t0: number,
+): Promise<ContainerRun> {
+  const base = { name: c.name as string, kind, image: c.image as string };
+  const fail = (reason: ContainerReason, message: string): ContainerRun => ({
+    ...base, argv: [], state: 'waiting', reason, logs: '', stdout: '', stderr: '', message,
+  });
+
+  const image = options.images[c.image];
+  if (!image) {
+    return fail('ErrImagePull', `Failed to pull image "${c.image}": not in the sandbox's image map (${Object.keys(options.images).join(', ')})`);
+  }
+
+  let env: Map<string, string>;
+  try {
+    env = containerEnv(c, options);
+  } catch (e) {
+    return fail('CreateContainerConfigError', (e as Error).message);
+  }
+  const expand = (s: string) => expandRefs(s, env);
+  const argv = c.command
+    ? [...c.command, ...(c.args ?? [])].map(expand)
+    : [...(image.entrypoint ?? []), ...(c.args ? c.args.map(expand) : image.cmd ?? [])];
+  if (argv.length === 0) {
+    return fail('CreateContainerError', 'no command specified: the container has no command and the image no entrypoint or cmd');
+  }
+
+  const finalEnv = new Map<string, string>(Object.entries(image.env ?? {}));
+  finalEnv.set('HOSTNAME', podName);
+  for (const [k, v] of env) finalEnv.set(k, v);
+  if (!finalEnv.has('PATH')) finalEnv.set('PATH', '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin');
+
+  const mounts = (c.volumeMounts ?? []).map((m: any) => {
+    const source = volumes[m.name];
+    if (source === undefined) {
+      throw new Error(`container ${c.name} mounts volume '${m.name}', which the pod does not define (or it is an optional volume that is missing)`);
+    }
+    const podVolume = (pod.volumes ?? []).find((v: any) => v.name === m.name);
+    const alwaysReadOnly = Boolean(podVolume?.configMap || podVolume?.secret);
+    return {
+      source: m.subPath ? path.join(source, m.subPath) : source,
+      target: m.mountPath as string,
+      readOnly: Boolean(m.readOnly) || alwaysReadOnly,
+    };
+  });
+  for (const m of mounts) {
+    if (!fs.existsSync(m.source)) fs.mkdirSync(m.source, { recursive: true }); // subPath is created on demand
+  }
+
+  const security = { ...(pod.securityContext ?? {}), ...(c.securityContext ?? {}) };
+  const args: string[] = [
+    '--die-with-parent', '--new-session',
+    '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+    '--hostname', podName,
+    '--uid', String(security.runAsUser ?? 0), '--gid', String(security.runAsGroup ?? security.runAsUser ?? 0),
+  ];
+  const network = kind === 'init' ? options.initNetwork ?? 'none' : options.mainNetwork ?? 'host';
+  if (network === 'none') args.push('--unshare-net');
+  if ((c.securityContext?.capabilities?.drop ?? []).includes('ALL') || security.runAsNonRoot) {
+    args.push('--cap-drop', 'ALL');
+  }
+  args.push('--clearenv');
+  for (const [k, v] of finalEnv) args.push('--setenv', k, v);
+
+  args.push(...rootFileSystem(image, mounts.map((m: { target: string }) => m.target), options));
+  for (const m of mounts) args.push(m.readOnly ? '--ro-bind' : '--bind', m.source, m.target);
+  if (c.securityContext?.readOnlyRootFilesystem) args.push('--remount-ro', '/');
+  args.push('--chdir', c.workingDir ?? image.workingDir ?? '/');
+  args.push('--', ...argv);
+
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const started = performance.now();
+  const out = await spawnCollect('bwrap', args, timeoutMs, path.join(workDir, 'logs', `${c.name}.log`));
+  const finished = performance.now();
+  const exitCode = out.timedOut ? 137 : out.code ?? 128 + (out.signalNumber ?? 9);
+  const reason: ContainerReason = out.timedOut ? 'DeadlineExceeded' : exitCode === 0 ? 'Completed' : 'Error';
+  return {
+    ...base,
+    argv,
+    state: 'terminated',
+    reason,
+    exitCode,
+    logs: out.logs,
+    stdout: out.stdout,
+    stderr: out.stderr,
+    message: c.terminationMessagePolicy === 'FallbackToLogsOnError' && exitCode !== 0 ? logTail(out.logs) : undefined,
+    startedAtMs: started - t0,
+    finishedAtMs: finished - t0,
+    durationMs: finished - started,
+  };
+}
+
+/** The container's environment (name → value), with `$(VAR)` references expanded in order. */
+function containerEnv(c: any, options: RunPodOptions): Map<string, string> {
+  const env = new Map<string, string>();
+  for (const e of c.env ?? []) {
+    if (e.value !== undefined) {
+      env.set(e.name, expandRefs(String(e.value), env));
+    } else if (e.valueFrom?.secretKeyRef) {
+      const ref = e.valueFrom.secretKeyRef;
+      const value = options.secrets?.[ref.name]?.[ref.key];
+      if (value === undefined) {
+        if (ref.optional) continue;
+        throw new Error(`secret "${ref.name}" (key "${ref.key}") not found for env ${e.name}`);
+      }
+      env.set(e.name, value);
+    } else if (e.valueFrom?.configMapKeyRef) {
+      const ref = e.valueFrom.configMapKeyRef;
+      const cm = (options.manifests ?? []).find((m: any) => m?.kind === 'ConfigMap' && m?.metadata?.name === ref.name);
+      const value = cm?.data?.[ref.key];
+      if (value === undefined) {
+        if (ref.optional) continue;
+        throw new Error(`configmap "${ref.name}" (key "${ref.key}") not found for env ${e.name}`);
+      }
+      env.set(e.name, value);
+    } else if (e.valueFrom?.fieldRef) {
+      env.set(e.name, e.valueFrom.fieldRef.fieldPath === 'metadata.name' ? 'pod' : '');
+    } else {
+      env.set(e.name, '');
+    }
+  }
+  return env;
+}
+
+/** The kubelet's `$(VAR)` expansion: defined names are replaced, `$$` escapes, others stay as written. */
+export function expandRefs(text: string, env: ReadonlyMap<string, string>): string {
+  return text.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name: string | undefined) => {
+    if (m === '$$') return '$';
+    return env.has(name!) ? env.get(name!)! : m;
+  });
+}
+
+function logTail(logs: string): string {
+  const lines = logs.trimEnd().split('\n').slice(-80).join('\n');
+  return Buffer.byteLength(lines) > 2048 ? Buffer.from(lines).subarray(-2048).toString('utf8') : lines;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Root file system: the image tree over the host (overlay) or alone (rootfs), as bubblewrap binds
+
+/**
+ * The bwrap arguments that build the container's root: a tmpfs, then the layers merged by binding.
+ * A directory that exists in more than one layer (or must hold a mount point) is created in the tmpfs
+ * and its children are merged one level down; anything else is bound read-only from the topmost layer.
+ */
+export function rootFileSystem(image: ContainerImage, mountTargets: readonly string[], options: Pick<RunPodOptions, 'hostRootEntries'> = {}): string[] {
+  const args = ['--tmpfs', '/'];
+  const layers: Array<{ root: string; only?: readonly string[] }> = [];
+  const extraBinds: Array<{ source: string; target: string }> = [...(image.binds ?? [])];
+  if ((image.mode ?? 'overlay') === 'overlay') {
+    layers.push({ root: '/', only: options.hostRootEntries ?? DEFAULT_HOST_ROOT_ENTRIES });
+    const py = hostPython();
+    if (!DEFAULT_HOST_ROOT_ENTRIES.some((e) => py.prefix === `/${e}` || py.prefix.startsWith(`/${e}/`))) {
+      extraBinds.unshift({ source: py.prefix, target: py.prefix });
+    }
+  }
+  layers.push({ root: image.dir });
+
+  const mountPoints = [...RUNTIME_PATHS, ...mountTargets, ...extraBinds.map((b) => b.target)].map((p) => path.posix.normalize(p));
+  const isMountPoint = (p: string) => mountPoints.includes(p);
+  const holdsMountPoint = (p: string) => mountPoints.some((m) => m.startsWith(p === '/' ? '/' : `${p}/`) && m !== p);
+
+  const merge = (target: string, sources: string[]) => {
+    const top = sources[sources.length - 1];
+    const st = fs.lstatSync(top);
+    if (st.isSymbolicLink()) {
+      args.push('--symlink', fs.readlinkSync(top), target);
+      return;
+    }
+    if (!st.isDirectory()) {
+      args.push('--ro-bind', top, target);
+      return;
+    }
+    // The directories of this path, from the top layer down to the first layer where it is not a directory.
+    const dirs: string[] = [];
+    for (let i = sources.length - 1; i >= 0; i--) {
+      const s = fs.lstatSync(sources[i]);
+      if (!s.isDirectory()) break;
+      dirs.unshift(sources[i]);
+    }
+    if (dirs.length === 1 && !holdsMountPoint(target)) {
+      args.push('--ro-bind', top, target);
+      return;
+    }
+    args.push('--perms', (st.mode % 0o10000).toString(8).padStart(4, '0'), '--dir', target);
+    mergeChildren(target, dirs.map((d) => ({ root: d })));
+  };
+
+  const mergeChildren = (target: string, dirLayers: Array<{ root: string; only?: readonly string[] }>) => {
+    const names = new Set<string>();
+    for (const l of dirLayers) {
+      for (const n of l.only ?? safeReaddir(l.root)) names.add(n);
+    }
+    for (const name of [...names].sort()) {
+      const child = path.posix.join(target, name);
+      if (isMountPoint(child)) continue;
+      const sources = dirLayers
+        .filter((l) => !l.only || l.only.includes(name))
+        .map((l) => path.join(l.root, name))
+        .filter((p) => lexists(p));
+      if (sources.length > 0) merge(child, sources);
+    }
+  };
+
+  mergeChildren('/', layers);
+  args.push('--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--dir', '/tmp');
+  for (const b of extraBinds) args.push('--ro-bind', b.source, b.target);
+  return args;
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function lexists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Processes
+
+interface Collected {
+  readonly code: number | null;
+  readonly signalNumber?: number;
+  readonly timedOut: boolean;
+  readonly logs: string;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function spawnCollect(command: string, args: string[], timeoutMs: number, logFile: string): Promise<Collected> {
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const all: Buffer[] = [];
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => { out.push(d); all.push(d); });
+    child.stderr.on('data', (d: Buffer) => { err.push(d); all.push(d); });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(new Error(`cannot start bwrap: ${e.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const logs = Buffer.concat(all).toString('utf8');
+      fs.writeFileSync(logFile, logs);
+      resolve({
+        code,
+        signalNumber: signal ? os.constants.signals[signal] : undefined,
+        timedOut,
+        logs,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      });
+    });
+  });
+}
