@@ -1,6 +1,5 @@
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
-import { Command, UsageError } from './io';
+import { Command, parseCommandArgs, UsageError } from './io';
 import { RunConfigError } from '../run-config/errors';
 import { EXTRA_PROVIDERS_FILE } from '../run-config/external-providers';
 import { describeFsError, readTextCapped, writeFilesAtomically } from '../run-config/files';
@@ -82,23 +81,17 @@ export const mergeConfigCommand: Command = {
 };
 
 function parseOptions(args: string[], cwd: string): MergeConfigOptions {
-  let values: Record<string, string | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        'metadata-dir': { type: 'string' },
-        'base-config': { type: 'string' },
-        'output-dir': { type: 'string' },
-        'config-file-name': { type: 'string' },
-      },
-    }) as { values: Record<string, string | undefined>; positionals: string[] });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const { values, positionals } = parseCommandArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      'metadata-dir': { type: 'string' },
+      'base-config': { type: 'string' },
+      'output-dir': { type: 'string' },
+      'config-file-name': { type: 'string' },
+    },
+  });
   if (positionals.length > 0) {
     throw new UsageError(`unexpected argument '${positionals[0]}': merge-config takes options only`);
   }

@@ -1,0 +1,26 @@
+import { render, THREE_PROVIDERS } from './helpers';
+import { ManifestValidator } from '../../src/schema/manifest-validator';
+
+// Every object the construct renders, across the shapes it can take, must be valid against the
+// Kubernetes OpenAPI schema of its kind.
+const validator = ManifestValidator.withVendoredCrds();
+const CASES: Record<string, Parameters<typeof render>[0]> = {
+  'plain server': { distribution: { name: 'starter' } },
+  'inline config and a persistent claim': { distribution: { name: 'starter' }, userConfig: { config: { version: 2 } }, storage: { size: '5Gi' } },
+  'providers merged in the pod': THREE_PROVIDERS,
+  'providers with a user ConfigMap, secrets and GPU resources': {
+    ...THREE_PROVIDERS,
+    userConfig: { configMapName: 'mine' },
+    resources: { requests: { 'cpu': '2', 'memory': '8Gi', 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } },
+    externalProviders: { inference: [{ providerId: 'p', image: 'quay.io/a/p:1', config: { token: { secretKeyRef: { name: 's', key: 'k' } } } }] },
+  },
+  'relaxed security, no preflight': { ...THREE_PROVIDERS, podSecurity: { restricted: false }, preflight: false },
+};
+
+test.each(Object.entries(CASES))('%s: every object is schema-valid', (_, props) => {
+  for (const object of render(props)) {
+    const result = validator.validate(object);
+    expect({ object: `${object.kind}/${object.metadata.name}`, against: result.against, violations: result.violations })
+      .toEqual({ object: `${object.kind}/${object.metadata.name}`, against: 'kubernetes', violations: [] });
+  }
+});
