@@ -63,7 +63,7 @@ const project = new typescript.TypeScriptProject({
       isolatedModules: true,
     },
   },
-  gitignore: ['/examples/**/node_modules/', '/.tmp/', '*.tsbuildinfo'],
+  gitignore: ['/examples/**/node_modules/', '/.tmp/', '*.tsbuildinfo', '__pycache__/'],
 });
 
 // Subpath exports; `types` first so TypeScript (node16 resolution) finds the declarations.

@@ -78,7 +78,10 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     userConfig: userConfig && { configMapName: userConfig.configMapName, configMapKey: userConfig.configMapKey },
     storage: server!.storage,
     externalProviders: withMetadataPaths(server!.externalProviders, baseDir),
-    imagePullSecrets: server!.imagePullSecrets?.map((s: { name: string } | string) => (typeof s === 'string' ? s : s.name)),
+    // The operator's shape is a list of { name }; the construct takes the names.
+    imagePullSecrets: Array.isArray(server!.imagePullSecrets)
+      ? server!.imagePullSecrets.map((s: unknown) => (typeof s === 'object' && s !== null ? (s as { name?: unknown }).name : s))
+      : server!.imagePullSecrets,
   };
   try {
     new LlamaStackWithProviders(scope, metadata!.name, props);

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { Command, parseCommandArgs, UsageError } from './io';
+import { BASE_CONFIG_DIR, MERGED_CONFIG_DIR, METADATA_DIR } from '../llama-stack/paths';
 import { RunConfigError } from '../run-config/errors';
 import { EXTRA_PROVIDERS_FILE } from '../run-config/external-providers';
 import { describeFsError, readTextCapped, writeFilesAtomically } from '../run-config/files';
@@ -10,9 +11,9 @@ import { CONFIG_LIMITS } from '../run-config/safe-yaml';
 
 /** Pod paths of seed 001 ("Merge Init Container Specification"); the construct mounts the volumes there. */
 export const MERGE_CONFIG_DEFAULTS = {
-  metadataDir: '/opt/llama-stack/external-providers/metadata',
-  baseConfigDir: '/opt/llama-stack/base-config',
-  outputDir: '/opt/llama-stack/config',
+  metadataDir: METADATA_DIR,
+  baseConfigDir: BASE_CONFIG_DIR,
+  outputDir: MERGED_CONFIG_DIR,
   /** llama-stack ≥ 0.4 reads `config.yaml`; older distributions `run.yaml`. */
   configFileName: 'config.yaml',
 } as const;

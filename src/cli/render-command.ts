@@ -1,9 +1,9 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'fs';
-import { dirname, join, resolve } from 'path';
+import { dirname, resolve } from 'path';
 import { Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ValidationError } from '../errors';
 import { MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND, renderModelDeploymentDocument } from '../model-deployment/document';
+import { describeFsError, writeFilesAtomically } from '../run-config/files';
 import { synthesizeObjects } from '../synth';
 import { readInputs } from './inputs';
 import { Command, parseCommandArgs } from './io';
@@ -104,10 +104,7 @@ export const renderCommand: Command = {
   },
 };
 
-/**
- * Writes every rendered document into `dir`, all or nothing: the files are written under temporary
- * names first and renamed only once every write succeeded.
- */
+/** Writes every rendered document into `dir`, all or nothing (see {@link writeFilesAtomically}). */
 function writeOutputs(dir: string, rendered: readonly Rendered[], stderr: (text: string) => void): number {
   const names = new Map<string, string>();
   for (const r of rendered) {
@@ -118,19 +115,11 @@ function writeOutputs(dir: string, rendered: readonly Rendered[], stderr: (text:
     }
     names.set(r.fileName, r.label);
   }
-  const temporary: string[] = [];
   try {
-    mkdirSync(dir, { recursive: true });
-    for (const r of rendered) {
-      const tmp = join(dir, `.${r.fileName}.${process.pid}.tmp`);
-      temporary.push(tmp);
-      writeFileSync(tmp, r.yaml);
-    }
+    writeFilesAtomically(dir, rendered.map((r) => ({ name: r.fileName, text: r.yaml })));
   } catch (e) {
-    temporary.forEach((t) => rmSync(t, { force: true }));
-    stderr(`error: cannot write to ${dir}: ${(e as Error).message}\n`);
+    stderr(`error: cannot write to ${dir}: ${describeFsError(e)}\n`);
     return 1;
   }
-  rendered.forEach((r, i) => renameSync(temporary[i], join(dir, r.fileName)));
   return 0;
 }

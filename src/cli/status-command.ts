@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import { readInputs } from './inputs';
 import { Command, parseCommandArgs, UsageError } from './io';
-import { isRecord } from '../model-deployment/checks';
+import { isRecord } from '../checks';
 import { ModelDeploymentStatus } from '../model-deployment/status';
 import { translateStatus } from '../model-deployment/translate-status';
 

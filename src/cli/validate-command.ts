@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'fs';
 import { join, resolve } from 'path';
+import { compareStrings } from '../checks';
 import { readInputs } from './inputs';
 import { Command, parseCommandArgs } from './io';
 import { ManifestValidator } from '../schema/manifest-validator';
@@ -87,6 +88,6 @@ function expand(path: string, cwd: string): string[] {
     return [path];
   }
   return readdirSync(full, { withFileTypes: true })
-    .sort((a, b) => a.name.localeCompare(b.name))
+    .sort((a, b) => compareStrings(a.name, b.name))
     .flatMap((e) => (e.isDirectory() ? expand(join(path, e.name), cwd) : /\.ya?ml$/.test(e.name) ? [join(path, e.name)] : []));
 }

@@ -41,5 +41,7 @@ export function distributionImage(distribution: Distribution): string | undefine
   if (distribution.image !== undefined) {
     return distribution.image;
   }
-  return distribution.name === undefined ? undefined : DISTRIBUTION_IMAGES[distribution.name];
+  // Own keys only: a name such as `constructor` must not find Object.prototype's.
+  const name = distribution.name;
+  return name !== undefined && Object.prototype.hasOwnProperty.call(DISTRIBUTION_IMAGES, name) ? DISTRIBUTION_IMAGES[name] : undefined;
 }

@@ -2,7 +2,6 @@
  * Paths inside the pod (seed 001, "User-Facing Paths" and "Shared Volume Specification").
  * Kept in one place: the init containers, the merge step and the main container must agree on them.
  */
-export const SHARED_VOLUME = 'external-providers';
 /** Where install containers write and the main container reads the installed providers. */
 export const EXTERNAL_PROVIDERS_DIR = '/opt/llama-stack/external-providers';
 /** Installed provider packages; prepended to the main container's PYTHONPATH. */
@@ -17,5 +16,3 @@ export const MERGED_CONFIG_DIR = '/opt/llama-stack/config';
 export const USER_CONFIG_DIR = '/etc/llama-stack';
 /** Where the init-container scripts are mounted from their ConfigMap. */
 export const SCRIPTS_DIR = '/opt/llama-stack/scripts';
-/** Where provider images keep their metadata and wheels (the provider image contract). */
-export const PROVIDER_IMAGE_DIR = '/lls-provider';

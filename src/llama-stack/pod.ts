@@ -233,6 +233,15 @@ function serverEnv(plan: PodPlan, configPath: string | undefined): k8s.EnvVar[] 
 }
 
 /**
+ * An env value that reaches the container exactly as written. Kubernetes expands `$(NAME)` in env
+ * values and turns `$$` into `$`; doubling every `$` keeps user data (a password in a provider
+ * config, say) from being rewritten on its way into the pod.
+ */
+function literalEnvValue(text: string): string {
+  return text.replace(/\$/g, '$$$$');
+}
+
+/**
  * What every init container shares: small resources, the restricted profile, and its log tail as
  * the termination message, so the reason for a failure shows in the pod status.
  */
@@ -265,7 +274,7 @@ function installContainer(plan: PodPlan, p: ValidatedProvider): k8s.Container {
       { name: 'PROVIDER_API', value: p.api },
       { name: 'PROVIDER_CRD_SECTION', value: p.section },
       { name: 'INIT_CONTAINER_NAME', value: name },
-      { name: 'PROVIDER_CRD_CONFIG', value: JSON.stringify(crdConfig) },
+      { name: 'PROVIDER_CRD_CONFIG', value: literalEnvValue(JSON.stringify(crdConfig)) },
       { name: 'EXTERNAL_PROVIDERS_DIR', value: EXTERNAL_PROVIDERS_DIR },
       // pip needs a writable home; the image's may not be writable for our uid.
       { name: 'HOME', value: '/tmp' },
@@ -284,7 +293,7 @@ function extractContainer(plan: PodPlan): k8s.Container {
     image: plan.image,
     command: ['/bin/sh', `${SCRIPTS_DIR}/${SCRIPT_FILES.extractDistributionConfig}`],
     env: [
-      { name: 'CONFIG_SEARCH_PATHS', value: plan.distributionConfigPaths.join(':') },
+      { name: 'CONFIG_SEARCH_PATHS', value: literalEnvValue(plan.distributionConfigPaths.join(':')) },
       { name: 'BASE_CONFIG_FILE', value: `${BASE_CONFIG_DIR}/${plan.configFileName}` },
       { name: 'DISTRIBUTION_IMAGE', value: plan.image },
     ],

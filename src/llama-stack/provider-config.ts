@@ -3,6 +3,8 @@ import { ProblemCollector } from '../errors';
 /** An environment variable the server container reads from a Secret. */
 export interface SecretEnvVar {
   readonly name: string;
+  /** Where the reference is in the props, e.g. `externalProviders.inference[0].config.api_key`. */
+  readonly path: string;
   readonly secretName: string;
   readonly secretKey: string;
 }
@@ -55,7 +57,7 @@ export function resolveProviderConfig(
           problems.add(`${where}.secretKeyRef.key`, `'${key}' is not a valid Secret key (provider '${providerId}'): expected letters, digits, '-', '_' or '.'.`);
         }
         const envName = [prefix, ...path.map(envToken)].join('_');
-        secretEnv.push({ name: envName, secretName: name, secretKey: key });
+        secretEnv.push({ name: envName, path: where, secretName: name, secretKey: key });
         return `\${env.${envName}}`;
       }
       const out: Record<string, unknown> = {};

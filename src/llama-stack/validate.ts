@@ -1,12 +1,15 @@
-import { isMap, parseDocument } from 'yaml';
+import { isMap } from 'yaml';
+import { ShapeChecker } from '../checks';
 import { ProblemCollector } from '../errors';
 import { DISTRIBUTION_IMAGES, distributionImage } from './distribution';
 import { IMAGE_PULL_POLICIES, PlacedProvider, providersInSpecOrder } from './external-providers';
 import type { LlamaStackWithProvidersProps } from './llama-stack-with-providers';
+import { checkPropsShape } from './props-shape';
 import { resolveProviderConfig, SecretEnvVar } from './provider-config';
 import { mergeAtSynthTime, SynthTimeConfig } from './synth-time-merge';
-import { CRD_SECTIONS } from '../run-config/apis';
+import { RunConfigError } from '../run-config/errors';
 import { renderYaml } from '../run-config/render';
+import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from '../run-config/safe-yaml';
 
 /** Longest provider id that keeps `install-provider-<id>` within the 63-character container-name limit. */
 export const MAX_PROVIDER_ID_LENGTH = 63 - 'install-provider-'.length;
@@ -48,6 +51,9 @@ export function validateProps(
   problems: ProblemCollector,
   warn: (message: string) => void,
 ): ValidatedProps {
+  if (!checkPropsShape(props, new ShapeChecker(problems))) {
+    return { image: '', providers: [] }; // wrong types: the semantic checks below would only repeat them
+  }
   const image = validateDistribution(props, problems);
   validateName(props.name, name, problems);
   validateServer(props, problems);
@@ -125,7 +131,7 @@ function validateServer(props: LlamaStackWithProvidersProps, problems: ProblemCo
   props.env?.forEach((e, i) => {
     if (!ENV_NAME.test(e.name)) {
       problems.add(`env[${i}].name`, `'${e.name}' is not a valid environment variable name: expected letters, digits, '_', '-' or '.', not starting with a digit.`);
-    } else if (e.name === 'LLAMA_STACK_CONFIG' || e.name.startsWith('LLS_PROVIDER_')) {
+    } else if (e.name === 'LLAMA_STACK_CONFIG' || e.name === 'EXTERNAL_PROVIDERS_DIR' || e.name.startsWith('LLS_PROVIDER_')) {
       problems.add(`env[${i}].name`, `'${e.name}' is set by the construct (it points the server at its config and provider secrets). Remove it; use userConfig to change the config.`);
     }
   });
@@ -150,14 +156,18 @@ function validateUserConfig(props: LlamaStackWithProvidersProps, problems: Probl
     return undefined;
   }
   if (typeof u.config === 'string') {
-    const doc = parseDocument(u.config, { prettyErrors: true, uniqueKeys: true });
-    if (doc.errors.length > 0) {
-      const e = doc.errors[0];
-      const where = e.linePos ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : 'unknown position';
-      problems.add('userConfig.config', `is not valid YAML (${where}: ${e.message.split('\n')[0]}). Fix the YAML of the config.`);
+    // The same reader, limits and YAML 1.1 semantics as the merge (and as llama-stack's PyYAML).
+    let parsed: ParsedYaml;
+    try {
+      parsed = parseUntrustedYaml(u.config, CONFIG_LIMITS, { source: 'userConfig.config', resolution: 'Fix the YAML of userConfig.config.' });
+    } catch (e) {
+      if (!(e instanceof RunConfigError)) {
+        throw e;
+      }
+      problems.add('userConfig.config', `is not valid YAML: ${e.issues.flatMap((i) => i.details).join(' ')} Fix the YAML of the config.`);
       return undefined;
     }
-    if (!isMap(doc.contents)) {
+    if (!isMap(parsed.doc.contents)) {
       problems.add('userConfig.config', 'is not a YAML mapping: a Llama Stack config is a mapping with keys such as version, apis and providers.');
       return undefined;
     }
@@ -176,23 +186,11 @@ function validateProviders(
   problems: ProblemCollector,
   warn: (message: string) => void,
 ): ValidatedProvider[] {
-  // Untyped input (YAML, JavaScript) can name sections that do not exist or give non-lists.
-  for (const [section, list] of Object.entries((props.externalProviders ?? {}) as Record<string, unknown>)) {
-    if (!CRD_SECTIONS.includes(section)) {
-      problems.add(`externalProviders.${section}`, `'${section}' is not an externalProviders section: expected one of ${CRD_SECTIONS.join(', ')}.`);
-    } else if (list !== undefined && !Array.isArray(list)) {
-      problems.add(`externalProviders.${section}`, `expected a list of providers ({ providerId, image, imagePullPolicy?, config? }), not ${typeof list}.`);
-    }
-  }
   const placed = providersInSpecOrder(props.externalProviders);
   const firstById = new Map<string, ValidatedProvider>();
   const secretEnvNames = new Map<string, string>();
   const result: ValidatedProvider[] = [];
   for (const p of placed) {
-    if (typeof p.provider !== 'object' || p.provider === null) {
-      problems.add(p.field, 'expected a provider ({ providerId, image, imagePullPolicy?, config? }).');
-      continue;
-    }
     const { providerId, image, imagePullPolicy, config } = p.provider;
     const label = `provider '${providerId}' (image ${image || '<empty>'})`;
     if (typeof providerId !== 'string' || !DNS_LABEL.test(providerId) || providerId.length > MAX_PROVIDER_ID_LENGTH) {
@@ -208,18 +206,15 @@ function validateProviders(
     }
     let resolved: ValidatedProvider = { ...p, secretEnv: [] };
     if (config !== undefined) {
-      if (typeof config !== 'object' || config === null || Array.isArray(config)) {
-        problems.add(`${p.field}.config`, `${label}: config must be an object (the provider entry's config), not ${Array.isArray(config) ? 'a list' : typeof config}.`);
-      } else {
-        const r = resolveProviderConfig(providerId, config, p.field, problems, warn);
-        resolved = { ...p, config: r.config, secretEnv: r.secretEnv };
-        for (const env of r.secretEnv) {
-          const other = secretEnvNames.get(env.name);
-          if (other !== undefined && other !== providerId) {
-            problems.add(`${p.field}.config`, `the secret reference of ${label} maps to environment variable ${env.name}, which provider '${other}' also uses. Rename one of the providers or config keys.`);
-          }
-          secretEnvNames.set(env.name, providerId);
+      const r = resolveProviderConfig(providerId, config, p.field, problems, warn);
+      resolved = { ...p, config: r.config, secretEnv: r.secretEnv };
+      for (const env of r.secretEnv) {
+        // Two secret references (of this provider or another) must not share a variable.
+        const other = secretEnvNames.get(env.name);
+        if (other !== undefined) {
+          problems.add(`${p.field}.config`, `the secret reference ${env.path} of ${label} maps to environment variable ${env.name}, as ${other} does. Rename one of the config keys (or providers).`);
         }
+        secretEnvNames.set(env.name, `${env.path} of provider '${providerId}'`);
       }
     }
     const first = firstById.get(providerId);

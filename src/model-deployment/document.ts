@@ -2,8 +2,8 @@
 // (`kubeairunway.ai/v1alpha1` or `kubefoundry.ai/v1alpha1`), rendered through the same construct
 // a cdk8s program uses.
 import { Construct } from 'constructs';
+import { isRecord } from '../checks';
 import { Problem, ProblemCollector, ValidationError } from '../errors';
-import { isRecord } from './checks';
 import { ModelDeployment } from './model-deployment';
 import { ProviderRegistry } from './registry';
 

@@ -1,14 +1,6 @@
 // Engine-specific parameters (seed 003 §15): the unified options mapped onto each engine's flags.
 import { EngineType } from './types';
 
-/** Human names of the engines, as the validation messages spell them. */
-export const ENGINE_DISPLAY_NAMES: Readonly<Record<EngineType, string>> = {
-  vllm: 'vLLM',
-  sglang: 'SGLang',
-  trtllm: 'TensorRT-LLM',
-  llamacpp: 'llama.cpp',
-};
-
 /** The flag (without dashes) that sets the context length, per engine; TensorRT-LLM has none at runtime. */
 export const CONTEXT_LENGTH_FLAG: Readonly<Record<EngineType, string | undefined>> = {
   vllm: 'max-model-len',

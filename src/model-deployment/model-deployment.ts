@@ -1,8 +1,8 @@
 import { ApiObject, ApiObjectMetadata, Names } from 'cdk8s';
 import { Construct } from 'constructs';
+import { DNS1035_LABEL, ShapeChecker } from '../checks';
 import { Problem, ProblemCollector, ValidationError } from '../errors';
 import { addWarning } from '../warnings';
-import { DNS1035_LABEL, ShapeChecker } from './checks';
 import { commonLabels, podLabels, PROVIDER_ANNOTATION, propagatedLabels, resourceLabels, SELECTION_REASON_ANNOTATION } from './metadata';
 import { checkOverrides } from './overrides';
 import { InferenceProvider } from './provider';

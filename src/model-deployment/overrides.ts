@@ -1,8 +1,8 @@
 // `provider.overrides` (seed 003 §4.15): an untyped map whose documented keys each provider
 // declares here. Unknown keys at any depth are warnings naming the path (typos such as
 // `replicsa`); wrong types fail synth naming the path and the expected type.
+import { describeValue, isRecord, joinPath } from '../checks';
 import { Problem } from '../errors';
-import { describeValue, isRecord, joinPath } from './checks';
 
 /** The type of one override key. */
 export type OverrideFieldType = 'string' | 'integer' | 'boolean' | 'stringMap' | 'object';

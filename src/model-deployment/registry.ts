@@ -1,5 +1,6 @@
 // The set of providers a ModelDeployment can use: the three built-ins, plus whatever a third
 // party registers (the seed's InferenceProviderConfig, done in-process).
+import { compareStrings } from '../checks';
 import { InferenceProvider, ResourceType } from './provider';
 import { DynamoProvider, DynamoProviderOptions } from './providers/dynamo';
 import { KaitoProvider, KaitoProviderOptions } from './providers/kaito';
@@ -70,7 +71,7 @@ export class ProviderRegistry {
 
   /** Every provider, sorted by name (the selection tie-break order). */
   public get providers(): InferenceProvider[] {
-    return [...this.byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+    return [...this.byName.values()].sort((a, b) => compareStrings(a.name, b.name));
   }
 
   /** Registered provider names, sorted. */

@@ -1,4 +1,4 @@
-import { isRecord } from './checks';
+import { isRecord } from '../checks';
 import { ProviderRegistry } from './registry';
 import { ModelDeploymentStatus, UpstreamResource } from './status';
 

@@ -1,8 +1,8 @@
 // Synth-time validation of the unified spec: the shape of every field, and the core rules of
 // seed 003 §8 ("Schema validation (core webhook)") with exactly its messages. Provider
 // compatibility (the second table of §8) is each provider's `checkCompatibility`.
+import { DNS1123_SUBDOMAIN, isRecord, joinPath, ShapeChecker } from '../checks';
 import { Problem, ProblemCollector } from '../errors';
-import { DNS1123_SUBDOMAIN, isRecord, joinPath, ShapeChecker } from './checks';
 import { engineOptionWarnings, flagsOwnedBySpec } from './engine-flags';
 import { ENGINE_TYPES, EngineType, MODEL_SOURCES, SERVING_MODES } from './types';
 

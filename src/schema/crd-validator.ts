@@ -1,6 +1,7 @@
 import { readFileSync } from 'fs';
 import Ajv, { AnySchema, ErrorObject, ValidateFunction } from 'ajv';
 import { parseAllDocuments } from 'yaml';
+import { compareStrings } from '../checks';
 import { CelEvaluationError, CelExpression, CelSyntaxError } from './cel';
 
 /** One way an object does not conform to its CRD schema. */
@@ -89,7 +90,7 @@ export class CrdValidator {
   /** Every apiVersion/kind this validator knows, sorted. */
   public get types(): CrdType[] {
     return [...this.versions.values()].map((v) => v.type)
-      .sort((a, b) => key(a.apiVersion, a.kind).localeCompare(key(b.apiVersion, b.kind)));
+      .sort((a, b) => compareStrings(key(a.apiVersion, a.kind), key(b.apiVersion, b.kind)));
   }
 
   /** Whether a CRD for this apiVersion and kind was loaded. */

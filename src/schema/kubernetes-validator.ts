@@ -27,11 +27,6 @@ function modelOf(apiVersion: string, kind: string): ModelClass | undefined {
   return cache.get(id) ?? undefined;
 }
 
-/** Whether a schema for this core or built-in kind is available. */
-export function isKubernetesKind(apiVersion: string, kind: string): boolean {
-  return modelOf(apiVersion, kind) !== undefined;
-}
-
 /**
  * Validates a core or built-in Kubernetes object against the OpenAPI schema of its kind (from
  * `kubernetes-models`, compiled with ajv). Returns undefined when the kind is not a built-in one.

@@ -1,6 +1,7 @@
 import { Testing } from 'cdk8s';
 import { errorOf, find, podSpec, render, THREE_PROVIDERS } from './helpers';
 import { ConfigValue, LlamaStackWithProviders, ValidationError, warningsOf } from '../../src';
+import { expandRefs } from '../sandbox/pod-runner';
 
 const withProviders = (inference: any[], extra: any = {}) => ({ distribution: { name: 'starter' }, externalProviders: { inference, ...extra } });
 
@@ -40,7 +41,7 @@ describe('validation at synth time', () => {
 
   test('an unknown section lists the accepted ones', () => {
     expect(errorOf({ distribution: { name: 'starter' }, externalProviders: { vectorIO: [] } as any }))
-      .toContain("externalProviders.vectorIO: 'vectorIO' is not an externalProviders section: expected one of inference, safety, agents, vectorIo");
+      .toContain('externalProviders.vectorIO: unknown field; expected one of: inference, safety, agents, vectorIo, datasetIo');
   });
 
   test('distribution: unknown name, both name and image, or neither', () => {
@@ -72,7 +73,7 @@ describe('validation at synth time', () => {
 
   test('user config: exactly one source, valid YAML with the line', () => {
     expect(errorOf({ distribution: { name: 'starter' }, userConfig: {} })).toContain('expected exactly one of configMapName');
-    expect(errorOf({ distribution: { name: 'starter' }, userConfig: { config: 'version: 2\nproviders: [\n' } })).toMatch(/userConfig\.config: is not valid YAML \(line \d+, column \d+/);
+    expect(errorOf({ distribution: { name: 'starter' }, userConfig: { config: 'version: 2\nproviders: [\n' } })).toMatch(/userConfig\.config: is not valid YAML: YAML parse error at line \d+, column \d+/);
     expect(errorOf({ distribution: { name: 'starter' }, userConfig: { config: '- a\n- b\n' } })).toContain('is not a YAML mapping');
   });
 
@@ -95,7 +96,7 @@ describe('secret references in provider config', () => {
 
   test('the config carries ${env.NAME} and the server reads NAME from the Secret', () => {
     const install = pod.initContainers[0];
-    const crd = JSON.parse(install.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value);
+    const crd = JSON.parse(expandRefs(install.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value, new Map()));
     expect(crd.config).toEqual({
       url: 'http://vllm:8000',
       api_token: '${env.LLS_PROVIDER_CUSTOM_VLLM_API_TOKEN}',
@@ -126,7 +127,17 @@ describe('no injection', () => {
     const evil = podSpec(evilManifests).initContainers[0];
     expect(evil.command).toEqual(plain.command);
     expect(find(evilManifests, 'ConfigMap').data).toEqual(find(plainManifests, 'ConfigMap').data);
-    expect(JSON.parse(evil.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value).config.url).toBe(hostile);
+    // As the kubelet expands env values: the config arrives exactly as written.
+    const value = expandRefs(evil.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value, new Map([['PROVIDER_ID', 'x']]));
+    expect(JSON.parse(value).config.url).toBe(hostile);
+  });
+
+  test('"$" in provider config survives Kubernetes env expansion ($$ and $(NAME) are escaped)', () => {
+    const config = { password: 'pa$$word', url: 'http://$(PROVIDER_ID):8000' };
+    const install = podSpec(render(withProviders([{ providerId: 'p', image: 'quay.io/a/p:1', config }]))).initContainers[0];
+    const raw = install.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value;
+    const env = new Map<string, string>(install.env.map((e: any) => [e.name, e.value]));
+    expect(JSON.parse(expandRefs(raw, env)).config).toEqual(config);
   });
 
   test('the sh scripts expand user-supplied variables only inside double quotes', () => {
@@ -142,5 +153,38 @@ describe('no injection', () => {
         }
       }
     }
+  });
+});
+
+describe('untyped input (YAML, JavaScript) gets clear errors, never a crash', () => {
+  const cases: Array<[string, any, string]> = [
+    ['imagePullSecrets not a list', { imagePullSecrets: 'regcred' }, 'imagePullSecrets: expected a list, got string "regcred"'],
+    ['env not a list', { env: 'A=1' }, 'env: expected a list, got string "A=1"'],
+    ['env entry null', { env: [null] }, 'env[0]: expected a map, got null'],
+    ['env entry without a name', { env: [{ value: 'x' }] }, 'env[0].name: missing: every environment variable needs a name.'],
+    ['storage not a map', { storage: 5 }, 'storage: expected a map, got number 5'],
+    ['storage.mountPath a number', { storage: { mountPath: 5 } }, 'storage.mountPath: expected a string, got number 5'],
+    ['distribution.image a number', { distribution: { image: 5 } }, 'distribution.image: expected a string, got number 5'],
+    ['configMapName a number', { userConfig: { configMapName: 123 } }, 'userConfig.configMapName: expected a string, got number 123'],
+    ['a namespace that is not a DNS label', { namespace: 'Bad NS' }, 'namespace: "Bad NS" is not a namespace name (a DNS-1123 label)'],
+    ['a service account that is not a name', { serviceAccountName: 'Bad SA' }, 'serviceAccountName: "Bad SA" is not a DNS-1123 subdomain'],
+    ['labels with invalid values', { labels: { team: 'a b' } }, 'labels.team: "a b" is not a valid label value'],
+    ['a provider without an image', { externalProviders: { inference: [{ providerId: 'p' }] } }, "externalProviders.inference[0].image: missing: provider 'p' needs its image."],
+    ['an unknown prop', { replica: 2 }, 'replica: unknown field; expected one of: name, namespace'],
+  ];
+  test.each(cases)('%s', (_, extra, expected) => {
+    expect(errorOf({ distribution: { name: 'starter' }, ...extra })).toContain(expected);
+  });
+
+  test('a distribution name that is a property of every object is unknown, not found', () => {
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      expect(errorOf({ distribution: { name } })).toContain(`distribution.name: '${name}' is not a known distribution`);
+    }
+  });
+
+  test('two config keys of one provider that map to the same secret variable are refused', () => {
+    const config = { 'api-key': { secretKeyRef: { name: 'a', key: 'k' } }, 'api_key': { secretKeyRef: { name: 'b', key: 'k' } } };
+    expect(errorOf(withProviders([{ providerId: 'p', image: 'quay.io/a/p:1', config }])))
+      .toContain('maps to environment variable LLS_PROVIDER_P_API_KEY, as externalProviders.inference[0].config.api-key of provider \'p\' does');
   });
 });

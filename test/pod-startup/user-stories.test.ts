@@ -91,6 +91,12 @@ describeWithSandbox('User Story 1 - deploy custom providers', () => {
     // The shared volume is read-only in the server container.
     const write = await pod.exec('llama-stack', ['/bin/sh', '-c', `touch ${PACKAGES_DIR}/x`]);
     expect(write.stderr).toContain('Read-only file system');
+
+    // A pod restart runs the init containers again over the same emptyDir: the installer finds its
+    // own complete install and succeeds instead of reporting itself as a duplicate.
+    const again = await pod.exec('install-provider-acme-echo', ['/bin/sh', '/opt/llama-stack/scripts/install-provider.sh']);
+    expect(again.reason).toBe('Completed');
+    expect(again.stdout).toContain("Provider 'acme-echo' is already installed");
   });
 
   test('several providers across APIs: installed, merged and loaded in spec order', async () => {

@@ -140,6 +140,14 @@ def move_into_target(src, dst):
             move_into_target(os.path.join(src, child), os.path.join(dst, child))
 
 
+def read_text(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
 def remove_staging():
     shutil.rmtree(staging, ignore_errors=True)
     try:
@@ -152,11 +160,16 @@ def main():
     checked = check_metadata_yaml()
 
     if os.path.isdir(metadata_dir):
+        # Kubernetes runs init containers again when a pod restarts, and the emptyDir keeps what the
+        # first run wrote: finding our own, complete install is success, not a duplicate.
+        recorded = read_text(os.path.join(metadata_dir, "crd-config.yaml"))
+        if recorded is not None and recorded.strip() == os.environ["PROVIDER_CRD_CONFIG"].strip():
+            print("Provider '%s' is already installed (this init container ran before in this pod); nothing to do." % provider_id)
+            return
         other = "an earlier provider"
         try:
-            with open(os.path.join(metadata_dir, "crd-config.yaml"), encoding="utf-8") as f:
-                other = "image " + json.load(f).get("image", "?")
-        except (OSError, ValueError):
+            other = "image " + json.loads(recorded or "").get("image", "?")
+        except ValueError:
             pass
         fail(
             "ERROR: Duplicate providerId '%s' in externalProviders" % provider_id,
@@ -241,11 +254,15 @@ def main():
     if not checked:
         checked = check_metadata_yaml(target)
 
-    # Metadata last: the merge step only ever sees providers that installed completely.
-    os.makedirs(metadata_dir)
-    shutil.copyfile(SPEC, os.path.join(metadata_dir, "lls-provider-spec.yaml"))
-    with open(os.path.join(metadata_dir, "crd-config.yaml"), "w", encoding="utf-8") as f:
+    # Metadata last, and whole: written beside its place under a dot-name (which the merge step and
+    # preflight skip), then renamed, so no reader ever sees a half-written provider.
+    pending = os.path.join(os.path.dirname(metadata_dir), "." + provider_id + ".pending")
+    shutil.rmtree(pending, ignore_errors=True)
+    os.makedirs(pending)
+    shutil.copyfile(SPEC, os.path.join(pending, "lls-provider-spec.yaml"))
+    with open(os.path.join(pending, "crd-config.yaml"), "w", encoding="utf-8") as f:
         f.write(os.environ["PROVIDER_CRD_CONFIG"] + "\n")
+    os.rename(pending, metadata_dir)
 
     reused = [staged[k][0] + "==" + staged[k][1] for k in sorted(staged) if k in existing]
     print("Installed %d package(s) for provider '%s': %s" % (

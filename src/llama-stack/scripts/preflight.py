@@ -94,11 +94,13 @@ def read_providers(yaml):
         try:
             with open(os.path.join(path, "crd-config.yaml"), encoding="utf-8") as f:
                 crd = json.load(f)
+            if not isinstance(crd, dict):
+                raise ValueError("not a JSON object")
             p.id = crd.get("providerId") or p.id
             p.image = crd.get("image") or p.image
             p.api = crd.get("api")
             p.order = int(crd.get("order", p.order))
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, TypeError) as e:
             p.errors.append(("metadata", "Cannot read %s/crd-config.yaml: %s" % (path, e),
                              "The provider's install init container writes this file; check its log."))
         try:
@@ -481,6 +483,9 @@ def check_in_config(providers, yaml):
             config = yaml.safe_load(f) or {}
     except (OSError, yaml.YAMLError) as e:
         emit("WARNING: cannot read the server config %s to cross-check the providers: %s" % (CONFIG, e))
+        return
+    if not isinstance(config, dict):
+        emit("WARNING: the server config %s is not a mapping; cannot cross-check the providers." % CONFIG)
         return
     sections = config.get("providers") or {}
     for p in providers:

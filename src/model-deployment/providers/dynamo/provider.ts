@@ -1,6 +1,6 @@
 import { ApiObject } from 'cdk8s';
+import { QUANTITY } from '../../../checks';
 import { Problem } from '../../../errors';
-import { QUANTITY } from '../../checks';
 import { OverrideSchema, overrideValue } from '../../overrides';
 import { InferenceProvider, RenderContext, ResourceType, SelectionRule } from '../../provider';
 import { ResolvedModelDeployment } from '../../resolved-spec';

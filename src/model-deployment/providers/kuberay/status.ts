@@ -2,6 +2,7 @@
 // condition of type `Ready`; the deprecated `status.serviceStatus` is read when present; Serve
 // application statuses are NOT_STARTED, DEPLOYING, RUNNING, DEPLOY_FAILED, DELETING, UNHEALTHY).
 import { RAY_SERVE_PORT } from './serve-config';
+import { compareStrings } from '../../../checks';
 import { countOf, findCondition, isTerminating, ModelDeploymentStatus, providerStatusOf, textOf, UpstreamResource } from '../../status';
 
 interface ServeDeploymentStatus { readonly status?: unknown; readonly message?: unknown }
@@ -21,7 +22,7 @@ export function translateRayServiceStatus(service: UpstreamResource, providerNam
   const desired = groups.reduce((sum, g) => sum + (countOf(g?.replicas) ?? 0), 0);
   const status = (service.status ?? {}) as { serviceStatus?: unknown; activeServiceStatus?: ServiceStatus };
   const active = status.activeServiceStatus ?? {};
-  const apps = Object.entries(active.applicationStatuses ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  const apps = Object.entries(active.applicationStatuses ?? {}).sort(([a], [b]) => compareStrings(a, b));
   const ready = countOf(active.rayClusterStatus?.readyWorkerReplicas);
   const available = countOf(active.rayClusterStatus?.availableWorkerReplicas);
   const base = {
@@ -52,7 +53,7 @@ export function translateRayServiceStatus(service: UpstreamResource, providerNam
 function failureMessage(appName: string, app: ApplicationStatus): string {
   const own = textOf(app.message);
   if (own) return own;
-  const deployments = Object.entries(app.serveDeploymentStatuses ?? {}).sort(([a], [b]) => a.localeCompare(b))
+  const deployments = Object.entries(app.serveDeploymentStatuses ?? {}).sort(([a], [b]) => compareStrings(a, b))
     .filter(([, d]) => textOf(d?.message))
     .map(([deployment, d]) => `${deployment}: ${String(d.message)}`);
   return deployments.length > 0 ? deployments.join('; ') : `Serve application '${appName}' is ${String(app.status)}`;

@@ -1,6 +1,8 @@
+// Shape checks for untrusted input (YAML documents, JavaScript callers): every construct validates
+// with these before it reads a field, so wrong types give a clear error instead of a crash.
 // Small shape checks over untrusted input (a YAML document's spec, or props from JavaScript),
 // each recording a problem at the field's path instead of throwing at the first mistake.
-import { ProblemCollector } from '../errors';
+import { ProblemCollector } from './errors';
 
 /** A Kubernetes quantity (`4`, `500m`, `32Gi`, `1e3`), as the API server parses it. */
 export const QUANTITY = /^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$/;
@@ -169,4 +171,9 @@ export function isQualifiedName(key: string): boolean {
     return parts[0].length > 0 && parts[0].length <= 253 && DNS1123_SUBDOMAIN.test(parts[0]);
   }
   return true;
+}
+
+/** Orders strings by code unit, the same on every machine (`localeCompare` depends on the locale). */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

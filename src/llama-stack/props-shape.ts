@@ -1,0 +1,119 @@
+import { DNS1123_SUBDOMAIN, isRecord, ShapeChecker } from '../checks';
+import { CRD_SECTIONS } from '../run-config/apis';
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const SUBDOMAIN_HINT = 'a DNS-1123 subdomain (lower-case letters, digits, "-" and ".")';
+
+const PROPS = [
+  'name', 'namespace', 'labels', 'distribution', 'imagePullPolicy', 'port', 'replicas', 'env', 'resources',
+  'initContainerResources', 'userConfig', 'configFileName', 'distributionConfigPaths', 'storage',
+  'serviceAccountName', 'automountServiceAccountToken', 'imagePullSecrets', 'nodeSelector', 'tolerations',
+  'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit',
+];
+const PROVIDER = ['providerId', 'image', 'imagePullPolicy', 'config', 'metadata', 'metadataFile'];
+
+/**
+ * Checks the types of the props before anything reads them. TypeScript callers are held to them by
+ * the compiler; YAML documents and JavaScript callers are not, and a wrong type must be a clear
+ * problem, never a crash or a silently wrong object. Returns false when any shape is wrong.
+ */
+export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
+  const before = check.problems.problems.length;
+  const p = check.object(props, '', PROPS);
+  if (p === undefined) {
+    check.problems.add('(props)', 'expected an object of LlamaStackWithProviders props.');
+    return false;
+  }
+  check.string(p.name, 'name');
+  check.string(p.namespace, 'namespace', { pattern: DNS_LABEL, patternHint: 'a namespace name (a DNS-1123 label)' });
+  check.labelMap(p.labels, 'labels', 'label');
+  const distribution = check.object(p.distribution, 'distribution', ['name', 'image']);
+  check.string(distribution?.name, 'distribution.name');
+  check.string(distribution?.image, 'distribution.image');
+  check.string(p.imagePullPolicy, 'imagePullPolicy');
+  // Types only: ranges and formats are checked by validate.ts, with every other problem.
+  check.integer(p.port, 'port', Number.MIN_SAFE_INTEGER);
+  check.integer(p.replicas, 'replicas', Number.MIN_SAFE_INTEGER);
+  checkEnv(p.env, check);
+  checkResources(p.resources, 'resources', check);
+  checkResources(p.initContainerResources, 'initContainerResources', check);
+  const user = check.object(p.userConfig, 'userConfig', ['configMapName', 'configMapKey', 'config']);
+  check.string(user?.configMapName, 'userConfig.configMapName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
+  check.string(user?.configMapKey, 'userConfig.configMapKey');
+  if (user?.config !== undefined && typeof user.config !== 'string' && !isRecord(user.config)) {
+    check.problems.add('userConfig.config', 'expected the config as an object or as YAML text.');
+  }
+  check.string(p.configFileName, 'configFileName');
+  check.list(p.distributionConfigPaths, 'distributionConfigPaths')?.forEach((v, i) => check.string(v, `distributionConfigPaths[${i}]`));
+  const storage = check.object(p.storage, 'storage', ['size', 'storageClassName', 'existingClaimName', 'ephemeral', 'mountPath']);
+  check.string(storage?.size, 'storage.size');
+  check.string(storage?.storageClassName, 'storage.storageClassName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
+  check.string(storage?.existingClaimName, 'storage.existingClaimName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
+  check.boolean(storage?.ephemeral, 'storage.ephemeral');
+  check.string(storage?.mountPath, 'storage.mountPath');
+  check.string(p.serviceAccountName, 'serviceAccountName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
+  check.boolean(p.automountServiceAccountToken, 'automountServiceAccountToken');
+  check.list(p.imagePullSecrets, 'imagePullSecrets')?.forEach((v, i) => check.string(v, `imagePullSecrets[${i}]`, { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT }));
+  check.labelMap(p.nodeSelector, 'nodeSelector', 'label');
+  check.list(p.tolerations, 'tolerations')?.forEach((v, i) => check.object(v, `tolerations[${i}]`, ['key', 'operator', 'value', 'effect', 'tolerationSeconds']));
+  const security = check.object(p.podSecurity, 'podSecurity', ['runAsUser', 'runAsGroup', 'fsGroup', 'restricted']);
+  check.integer(security?.runAsUser, 'podSecurity.runAsUser');
+  check.integer(security?.runAsGroup, 'podSecurity.runAsGroup');
+  check.integer(security?.fsGroup, 'podSecurity.fsGroup');
+  check.boolean(security?.restricted, 'podSecurity.restricted');
+  check.boolean(p.preflight, 'preflight');
+  check.string(p.mergeImage, 'mergeImage');
+  check.string(p.sharedVolumeSizeLimit, 'sharedVolumeSizeLimit');
+  const sections = check.object(p.externalProviders, 'externalProviders', CRD_SECTIONS as string[]);
+  for (const section of CRD_SECTIONS) {
+    check.list(sections?.[section], `externalProviders.${section}`)?.forEach((provider, i) => {
+      const field = `externalProviders.${section}[${i}]`;
+      const ref = check.object(provider, field, PROVIDER);
+      if (provider !== undefined && ref === undefined) {
+        return;
+      }
+      if (ref?.providerId === undefined) {
+        check.problems.add(`${field}.providerId`, 'missing: every provider needs a providerId.');
+      }
+      check.string(ref?.providerId, `${field}.providerId`);
+      if (ref?.image === undefined) {
+        check.problems.add(`${field}.image`, `missing: provider '${String(ref?.providerId)}' needs its image.`);
+      }
+      check.string(ref?.image, `${field}.image`, { allowEmpty: true });
+      check.string(ref?.imagePullPolicy, `${field}.imagePullPolicy`);
+      if (ref?.config !== undefined && !isRecord(ref.config)) {
+        check.problems.add(`${field}.config`, `provider '${String(ref.providerId)}': config must be a map (the provider entry's config).`);
+      }
+      if (ref?.metadata !== undefined && typeof ref.metadata !== 'string' && !isRecord(ref.metadata)) {
+        check.problems.add(`${field}.metadata`, 'expected the lls-provider-spec.yaml content as an object or as YAML text.');
+      }
+      check.string(ref?.metadataFile, `${field}.metadataFile`);
+    });
+  }
+  return check.problems.problems.length === before;
+}
+
+function checkEnv(env: unknown, check: ShapeChecker): void {
+  check.list(env, 'env')?.forEach((entry, i) => {
+    const e = check.object(entry, `env[${i}]`, ['name', 'value', 'valueFrom']);
+    if (entry !== undefined && e === undefined) {
+      return;
+    }
+    if (e?.name === undefined) {
+      check.problems.add(`env[${i}].name`, 'missing: every environment variable needs a name.');
+    }
+    check.string(e?.name, `env[${i}].name`);
+    check.string(e?.value, `env[${i}].value`, { allowEmpty: true });
+    check.object(e?.valueFrom, `env[${i}].valueFrom`, ['configMapKeyRef', 'secretKeyRef', 'fieldRef', 'resourceFieldRef']);
+  });
+}
+
+function checkResources(value: unknown, field: string, check: ShapeChecker): void {
+  const resources = check.object(value, field, ['requests', 'limits']);
+  for (const kind of ['requests', 'limits']) {
+    const map = check.stringMap(resources?.[kind], `${field}.${kind}`);
+    for (const [name, quantity] of Object.entries(map ?? {})) {
+      check.quantity(quantity, `${field}.${kind}.${name}`);
+    }
+  }
+}
