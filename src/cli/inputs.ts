@@ -1,7 +1,8 @@
 import { readFileSync } from 'fs';
 import { resolve } from 'path';
-import { parseAllDocuments } from 'yaml';
 import { CliIo } from './io';
+import { RunConfigError } from '../run-config/errors';
+import { parseUntrustedYamlStream, YamlLimits } from '../run-config/safe-yaml';
 
 /** One parsed YAML document of the input. */
 export interface InputDocument {
@@ -18,14 +19,16 @@ export type Inputs =
   | { readonly ok: true; readonly documents: InputDocument[] }
   | { readonly ok: false; readonly errors: string[] };
 
-/** Largest input file accepted; manifests are small, a larger input is a mistake or an attack. */
-export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
-/** Aliases a document may expand; protects against alias bombs ("billion laughs"). */
-export const MAX_ALIAS_COUNT = 1000;
+/**
+ * Limits on input manifests: large enough for any real manifest set, small enough that no input
+ * can exhaust memory or time (see parseUntrustedYamlStream).
+ */
+export const MANIFEST_LIMITS: YamlLimits = { maxBytes: 16 * 1024 * 1024, maxDepth: 64, maxAliasCount: 1000, maxNodes: 2_000_000 };
 
 /**
- * Reads and parses multi-document YAML from files (`-` or no file: standard input).
- * Empty documents are skipped; parse errors name the file, document, line and column.
+ * Reads and parses multi-document YAML from files (`-` or no file: standard input), with the same
+ * hardened reader as the merge (YAML 1.1, as kubectl reads manifests). Empty documents are skipped;
+ * errors name the file, document, line and column.
  */
 export async function readInputs(files: readonly string[], io: CliIo): Promise<Inputs> {
   const sources = files.length === 0 ? ['-'] : files;
@@ -40,29 +43,15 @@ export async function readInputs(files: readonly string[], io: CliIo): Promise<I
       errors.push(`cannot read ${source}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
       continue;
     }
-    if (Buffer.byteLength(text) > MAX_INPUT_BYTES) {
-      errors.push(`${source} is larger than ${MAX_INPUT_BYTES / 1024 / 1024} MiB: split it into smaller files.`);
-      continue;
+    try {
+      parseUntrustedYamlStream(text, MANIFEST_LIMITS, { source, resolution: 'Fix the YAML.' })
+        .forEach((parsed, index) => documents.push({ source, index, value: parsed.value }));
+    } catch (e) {
+      if (!(e instanceof RunConfigError)) {
+        throw e;
+      }
+      errors.push(...e.issues.flatMap((i) => i.details.map((d) => `${source}: ${d}`)));
     }
-    parseAllDocuments(text, { uniqueKeys: true, prettyErrors: true }).forEach((doc, index) => {
-      if (doc.errors.length > 0) {
-        for (const e of doc.errors) {
-          const where = e.linePos ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : 'unknown position';
-          errors.push(`${source} document ${index + 1}: invalid YAML at ${where}: ${e.message.split('\n')[0]}`);
-        }
-        return;
-      }
-      let value: unknown;
-      try {
-        value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-      } catch (e) {
-        errors.push(`${source} document ${index + 1}: ${(e as Error).message}`);
-        return;
-      }
-      if (value !== null && value !== undefined) {
-        documents.push({ source, index, value });
-      }
-    });
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, documents };
 }

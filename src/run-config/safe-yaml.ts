@@ -60,17 +60,27 @@ export interface ParsedYaml {
  * parser: `on`, `yes` and `<<` merge keys must mean here what they mean there.
  */
 export function parseUntrustedYaml(text: string, limits: YamlLimits, where: YamlSource): ParsedYaml {
-  const fail = (details: string[]): never => {
-    throw new RunConfigError([{
-      title: `Cannot read ${where.source}`,
-      providerId: where.providerId,
-      image: where.image,
-      source: where.source,
-      details,
-      resolution: where.resolution,
-    }]);
-  };
+  const fail = failWith(where);
+  checkText(text, limits, fail);
+  const docs = parseDocuments(text, limits, fail);
+  if (docs.length > 1) {
+    fail([`The file holds ${docs.length} YAML documents (separated by '---'); exactly one is expected.`]);
+  }
+  return docs[0] ?? { doc: parseDocument('', { version: '1.1' }), value: null, lineCounter: new LineCounter() };
+}
 
+/**
+ * Like {@link parseUntrustedYaml}, for a stream of several documents (manifests): the same checks and
+ * limits on the whole text, then every document is parsed and checked; empty documents are dropped.
+ */
+export function parseUntrustedYamlStream(text: string, limits: YamlLimits, where: YamlSource): ParsedYaml[] {
+  const fail = failWith(where);
+  checkText(text, limits, fail);
+  return parseDocuments(text, limits, fail, true);
+}
+
+/** Size, characters, depth and node count, checked on the text before any parsing. */
+function checkText(text: string, limits: YamlLimits, fail: (details: string[]) => never): void {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limits.maxBytes) {
     fail([`The file is ${bytes} bytes; the limit is ${limits.maxBytes} bytes.`]);
@@ -90,7 +100,23 @@ export function parseUntrustedYaml(text: string, limits: YamlLimits, where: Yaml
   if (shape.nodes > limits.maxNodes) {
     fail([`The document holds more than ${limits.maxNodes} keys, values and list items, the limit that bounds the memory of the merge.`]);
   }
+}
 
+function failWith(where: YamlSource): (details: string[]) => never {
+  return (details) => {
+    throw new RunConfigError([{
+      title: `Cannot read ${where.source}`,
+      providerId: where.providerId,
+      image: where.image,
+      source: where.source,
+      details,
+      resolution: where.resolution,
+    }]);
+  };
+}
+
+/** Parses every document of a checked text; `numbered` prefixes errors with the document number. */
+function parseDocuments(text: string, limits: YamlLimits, fail: (details: string[]) => never, numbered = false): ParsedYaml[] {
   const lineCounter = new LineCounter();
   const at = (offset: number): string => {
     const { line, col } = lineCounter.linePos(offset);
@@ -109,31 +135,34 @@ export function parseUntrustedYaml(text: string, limits: YamlLimits, where: Yaml
     uniqueKeys: false,
   });
   if ('empty' in docs) {
-    // Nothing but comments, directives or whitespace: an empty document, unless the stream itself is broken.
+    // Nothing but comments, directives or whitespace: no document, unless the stream itself is broken.
     if (docs.errors.length > 0) {
       fail(docs.errors.slice(0, 5).map((e) => `YAML parse error at ${at(e.pos[0])}: ${e.message.split('\n')[0]}`));
     }
-  } else if (docs.length > 1) {
-    fail([`The file holds ${docs.length} YAML documents (separated by '---'); exactly one is expected.`]);
+    return [];
   }
-  const doc = 'empty' in docs ? parseDocument('', { version: '1.1' }) : docs[0];
-
-  if (doc.errors.length > 0) {
-    fail(doc.errors.slice(0, 5).map((e) => `YAML parse error at ${at(e.pos[0])}: ${describeYamlError(e.message, limits)}`));
-  }
-  const problem = checkStructure(doc.contents, limits.maxDepth);
-  if (problem) {
-    fail([`${problem.message} (at ${at(problem.offset)}).`]);
-  }
-
-  let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: limits.maxAliasCount });
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    fail([`The document cannot be resolved: ${message} (more than ${limits.maxAliasCount} alias expansions are refused).`]);
-  }
-  return { doc, value: value ?? null, lineCounter };
+  const parsed: ParsedYaml[] = [];
+  docs.forEach((doc, index) => {
+    const which = numbered ? `document ${index + 1}: ` : '';
+    if (doc.errors.length > 0) {
+      fail(doc.errors.slice(0, 5).map((e) => `${which}YAML parse error at ${at(e.pos[0])}: ${describeYamlError(e.message, limits)}`));
+    }
+    const problem = checkStructure(doc.contents, limits.maxDepth);
+    if (problem) {
+      fail([`${which}${problem.message} (at ${at(problem.offset)}).`]);
+    }
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: limits.maxAliasCount });
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      fail([`${which}The document cannot be resolved: ${message} (more than ${limits.maxAliasCount} alias expansions are refused).`]);
+    }
+    if (!numbered || (value !== null && value !== undefined)) {
+      parsed.push({ doc, value: value ?? null, lineCounter });
+    }
+  });
+  return parsed;
 }
 
 /**

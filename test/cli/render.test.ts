@@ -70,7 +70,7 @@ describe('kube-inference render', () => {
   test('YAML syntax errors give the line and column', async () => {
     const r = await cli(['render', '-'], { stdin: 'apiVersion: llamastack.io/v1alpha1\nkind: [LlamaStackDistribution\n' });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/<stdin> document 1: invalid YAML at line \d+, column \d+/);
+    expect(r.stderr).toMatch(/<stdin>: document 1: YAML parse error at line \d+, column \d+/);
   });
 
   test('alias bombs are refused, not expanded', async () => {
@@ -154,5 +154,27 @@ describe('provider metadata in documents', () => {
     expect(r.code).toBe(0);
     // No config known at synth (the distribution's): metadata validated, merge in the pod.
     expect(r.stdout).toContain('name: merge-config');
+  });
+});
+
+describe('hostile input', () => {
+  test('a map with very many keys is read (duplicate keys are checked in linear time) and reported', async () => {
+    // With the YAML library's own quadratic duplicate-key check this input took minutes.
+    const wide = Array.from({ length: 200_000 }, (_, i) => `k${i}: v`).join('\n');
+    const r = await cli(['render', '-'], { stdin: wide });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('unsupported document');
+  });
+
+  test('deep nesting is refused before parsing', async () => {
+    const r = await cli(['render', '-'], { stdin: `a: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n` });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Collections are nested more than 64 levels deep.');
+  });
+
+  test('duplicate keys are refused', async () => {
+    const r = await cli(['render', '-'], { stdin: 'apiVersion: v1\nkind: A\nkind: B\n' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/<stdin>: document 1: .*kind/);
   });
 });
