@@ -1,7 +1,6 @@
-import { DNS1123_SUBDOMAIN, isRecord, ShapeChecker } from '../checks';
+import { DNS1123_LABEL, DNS1123_SUBDOMAIN, isRecord, ShapeChecker } from '../checks';
 import { CRD_SECTIONS } from '../run-config/apis';
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const SUBDOMAIN_HINT = 'a DNS-1123 subdomain (lower-case letters, digits, "-" and ".")';
 
 const PROPS = [
@@ -25,7 +24,7 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
     return false;
   }
   check.string(p.name, 'name');
-  check.string(p.namespace, 'namespace', { pattern: DNS_LABEL, patternHint: 'a namespace name (a DNS-1123 label)' });
+  check.string(p.namespace, 'namespace', { pattern: DNS1123_LABEL, patternHint: 'a namespace name (a DNS-1123 label)' });
   check.labelMap(p.labels, 'labels', 'label');
   const distribution = check.object(p.distribution, 'distribution', ['name', 'image']);
   check.string(distribution?.name, 'distribution.name');

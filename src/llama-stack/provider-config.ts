@@ -1,3 +1,4 @@
+import { DNS1123_SUBDOMAIN } from '../checks';
 import { ProblemCollector } from '../errors';
 
 /** An environment variable the server container reads from a Secret. */
@@ -17,7 +18,6 @@ export interface ResolvedProviderConfig {
 
 // Key names whose literal values look like credentials: worth a warning, never an error.
 const CREDENTIAL_KEY = /(api[_-]?key|token|password|secret|credential)/i;
-const SECRET_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
 
 /**
@@ -50,7 +50,7 @@ export function resolveProviderConfig(
           problems.add(where, `a secret reference must be exactly { secretKeyRef: { name: <Secret name>, key: <key> } } (provider '${providerId}'); fix its shape or, if this is not meant as a secret reference, rename the 'secretKeyRef' key.`);
           return value;
         }
-        if (!SECRET_NAME.test(name) || name.length > 253) {
+        if (!DNS1123_SUBDOMAIN.test(name) || name.length > 253) {
           problems.add(`${where}.secretKeyRef.name`, `'${name}' is not a valid Secret name (provider '${providerId}'): expected a DNS-1123 subdomain such as 'vllm-api-key'.`);
         }
         if (!SECRET_KEY.test(key) || key.length > 253) {

@@ -1,5 +1,5 @@
 import { isMap } from 'yaml';
-import { ShapeChecker } from '../checks';
+import { DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, QUANTITY, ShapeChecker } from '../checks';
 import { ProblemCollector } from '../errors';
 import { DISTRIBUTION_IMAGES, distributionImage } from './distribution';
 import { IMAGE_PULL_POLICIES, PlacedProvider, providersInSpecOrder } from './external-providers';
@@ -16,11 +16,7 @@ export const MAX_PROVIDER_ID_LENGTH = 63 - 'install-provider-'.length;
 /** Longest name: `<name>-service` must stay a 63-character DNS-1035 label. */
 export const MAX_NAME_LENGTH = 63 - '-service'.length;
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const CONFIG_MAP_KEY = /^[-._a-zA-Z0-9]+$/;
-const QUANTITY = /^([+-]?[0-9.]+)([eE][-+]?[0-9]+|[numkKMGTPE]i?)?$/;
 const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 // An image reference has no whitespace and no shell or YAML control characters; the registry decides the rest.
 const IMAGE_REF = /^[A-Za-z0-9][A-Za-z0-9._\-/:@+]*$/;
@@ -93,7 +89,7 @@ function validateName(given: string | undefined, name: string, problems: Problem
   if (given === undefined) {
     return;
   }
-  if (!DNS_1035_LABEL.test(given) || given.length > MAX_NAME_LENGTH) {
+  if (!DNS1035_LABEL.test(given) || given.length > MAX_NAME_LENGTH) {
     problems.add('name', `'${name}' is not a valid name: expected lower-case letters, digits and '-', starting with a letter, at most ${MAX_NAME_LENGTH} characters (it names the Service '<name>-service'). Rename it, e.g. 'llama-stack'.`);
   }
 }
@@ -146,7 +142,7 @@ function validateUserConfig(props: LlamaStackWithProvidersProps, problems: Probl
     problems.add('userConfig', 'expected exactly one of configMapName (an existing ConfigMap) or config (the config itself).');
     return undefined;
   }
-  if (u.configMapName !== undefined && (!DNS_SUBDOMAIN.test(u.configMapName) || u.configMapName.length > 253)) {
+  if (u.configMapName !== undefined && (!DNS1123_SUBDOMAIN.test(u.configMapName) || u.configMapName.length > 253)) {
     problems.add('userConfig.configMapName', `'${u.configMapName}' is not a valid ConfigMap name: expected a DNS-1123 subdomain such as 'llama-stack-config'.`);
   }
   if (u.configMapKey !== undefined && !CONFIG_MAP_KEY.test(u.configMapKey)) {
@@ -193,7 +189,7 @@ function validateProviders(
   for (const p of placed) {
     const { providerId, image, imagePullPolicy, config } = p.provider;
     const label = `provider '${providerId}' (image ${image || '<empty>'})`;
-    if (typeof providerId !== 'string' || !DNS_LABEL.test(providerId) || providerId.length > MAX_PROVIDER_ID_LENGTH) {
+    if (typeof providerId !== 'string' || !DNS1123_LABEL.test(providerId) || providerId.length > MAX_PROVIDER_ID_LENGTH) {
       problems.add(`${p.field}.providerId`, `'${providerId}' (image ${image || '<empty>'}) is not a valid provider id: expected a DNS-1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit) of at most ${MAX_PROVIDER_ID_LENGTH} characters, so that 'install-provider-<providerId>' is a valid container name. Rename it, e.g. '${suggestId(String(providerId))}'.`);
     }
     if (typeof image !== 'string' || image.trim() === '') {

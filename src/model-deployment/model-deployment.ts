@@ -1,6 +1,6 @@
 import { ApiObject, ApiObjectMetadata, Names } from 'cdk8s';
 import { Construct } from 'constructs';
-import { DNS1035_LABEL, ShapeChecker } from '../checks';
+import { DNS1035_LABEL, DNS1123_LABEL, ShapeChecker } from '../checks';
 import { Problem, ProblemCollector, ValidationError } from '../errors';
 import { addWarning } from '../warnings';
 import { commonLabels, podLabels, PROVIDER_ANNOTATION, propagatedLabels, resourceLabels, SELECTION_REASON_ANNOTATION } from './metadata';
@@ -127,7 +127,7 @@ function checkMetadata(problems: ProblemCollector, metadata: ApiObjectMetadata, 
     problems.add('metadata.name', `${JSON.stringify(name)} is not a valid name: lower-case letters, digits and '-', starting with a letter, at most 63 characters`);
   }
   if (metadata.namespace !== undefined) {
-    check.string(metadata.namespace, 'metadata.namespace', { pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, patternHint: 'a namespace name (DNS label)' });
+    check.string(metadata.namespace, 'metadata.namespace', { pattern: DNS1123_LABEL, patternHint: 'a namespace name (DNS label)' });
   }
   check.labelMap(metadata.labels, 'metadata.labels', 'label');
   check.labelMap(metadata.annotations, 'metadata.annotations', 'annotation');
