@@ -73,8 +73,8 @@ export interface MergeResult {
   readonly apisAdded: readonly LlamaStackApi[];
 }
 
-const BASE_RESOLUTION = 'Fix the base config — the ConfigMap given as user config, or the config file of the '
-  + 'distribution image — and redeploy.';
+const BASE_RESOLUTION = 'Fix the base config — the user config (its ConfigMap, or userConfig.config in the props) '
+  + 'or the config file of the distribution image — and redeploy.';
 
 /** `${env.NAME:+id}`: an entry llama-stack enables only when NAME is set (real distributions use this form). */
 const CONDITIONAL_ID = /^\$\{env\.([A-Za-z_][A-Za-z0-9_]*):\+([^}]+)\}$/;
@@ -322,7 +322,8 @@ function usedAnchorIn(node: unknown, aliasNames: ReadonlySet<string>): string | 
 
 /** Reads the merged text back and compares it with the intended result: a mismatch is a bug, never shipped. */
 function verifyMerged(configText: string, expected: unknown): void {
-  const limits = { ...CONFIG_LIMITS, maxBytes: Number.MAX_SAFE_INTEGER, maxDepth: CONFIG_LIMITS.maxDepth * 2 };
+  // The input was checked against the limits; what the merge adds to it is bounded by the providers.
+  const limits = { ...CONFIG_LIMITS, maxBytes: Number.MAX_SAFE_INTEGER, maxNodes: Number.MAX_SAFE_INTEGER, maxDepth: CONFIG_LIMITS.maxDepth * 2 };
   let actual: unknown;
   try {
     actual = parseUntrustedYaml(configText, limits, { source: 'merged config', resolution: '' }).value;
