@@ -178,3 +178,36 @@ describe('hostile input', () => {
     expect(r.stderr).toMatch(/<stdin>: document 1: .*kind/);
   });
 });
+
+describe('ModelDeployment documents', () => {
+  const doc = (extra = '') => [
+    'apiVersion: kubeairunway.ai/v1alpha1',
+    'kind: ModelDeployment',
+    'metadata: {name: llama-8b, namespace: models}',
+    'spec:',
+    '  model: {id: meta-llama/Llama-3.1-8B-Instruct, source: huggingface}',
+    '  engine: {type: vllm, contextLength: 8192}',
+    `  resources: {gpu: {count: 1}, memory: 32Gi}${extra}`,
+    '',
+  ].join('\n');
+
+  test('render the provider\'s resource, with the selection recorded, mixed with Llama Stack documents', async () => {
+    const stacks = readFileSync(FIXTURE, 'utf8');
+    const r = await cli(['render', '-'], { stdin: `${doc()}---\n${stacks}` });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const objects = parseAllDocuments(r.stdout).map((d) => d.toJS());
+    const dgd = objects.find((o) => o.kind === 'DynamoGraphDeployment');
+    expect(dgd.metadata).toMatchObject({ name: 'llama-8b', namespace: 'models', annotations: { 'kube-inference.io/provider': 'dynamo' } });
+    expect(objects.map((o) => o.kind)).toContain('Deployment');
+    const validated = await cli(['validate', '--strict', '-'], { stdin: r.stdout });
+    expect(validated.code).toBe(0);
+  });
+
+  test('invalid specs: exit 1, spec.* fields named', async () => {
+    const r = await cli(['render', '-'], { stdin: doc().replace('type: vllm', 'type: tgi') });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('spec.engine.type');
+  });
+});
