@@ -1,5 +1,5 @@
 import { CST, isAlias, isCollection, isPair, isScalar, Lexer, LineCounter, Node, parseAllDocuments, parseDocument } from 'yaml';
-import type { Document } from 'yaml';
+import type { Document, Tags } from 'yaml';
 import { RunConfigError } from './errors';
 
 /**
@@ -72,12 +72,19 @@ export function parseUntrustedYaml(text: string, limits: YamlLimits, where: Yaml
 /**
  * Like {@link parseUntrustedYaml}, for a stream of several documents (manifests): the same checks and
  * limits on the whole text, then every document is parsed and checked; empty documents are dropped.
+ *
+ * Manifests are read as kubectl reads them (go-yaml v2, YAML 1.1): `yes` is true and `0x1f` is 31, but
+ * a timestamp such as `2024-01-01` and a base-60 number such as `1:20` stay strings.
  */
 export function parseUntrustedYamlStream(text: string, limits: YamlLimits, where: YamlSource): ParsedYaml[] {
   const fail = failWith(where);
   checkText(text, limits, fail);
-  return parseDocuments(text, limits, fail, true);
+  return parseDocuments(text, limits, fail, true, AS_KUBECTL_READS);
 }
+
+/** Drops the YAML 1.1 tags go-yaml v2 does not apply when decoding into untyped values. */
+const AS_KUBECTL_READS = (tags: Tags): Tags =>
+  tags.filter((t) => !(typeof t === 'object' && (t.tag === 'tag:yaml.org,2002:timestamp' || t.format === 'TIME')));
 
 /** Size, characters, depth and node count, checked on the text before any parsing. */
 function checkText(text: string, limits: YamlLimits, fail: (details: string[]) => never): void {
@@ -116,7 +123,9 @@ function failWith(where: YamlSource): (details: string[]) => never {
 }
 
 /** Parses every document of a checked text; `numbered` prefixes errors with the document number. */
-function parseDocuments(text: string, limits: YamlLimits, fail: (details: string[]) => never, numbered = false): ParsedYaml[] {
+function parseDocuments(
+  text: string, limits: YamlLimits, fail: (details: string[]) => never, numbered = false, customTags?: (tags: Tags) => Tags,
+): ParsedYaml[] {
   const lineCounter = new LineCounter();
   const at = (offset: number): string => {
     const { line, col } = lineCounter.linePos(offset);
@@ -124,6 +133,7 @@ function parseDocuments(text: string, limits: YamlLimits, fail: (details: string
   };
   const docs = parseAllDocuments(text, {
     version: '1.1',
+    customTags,
     // Findings go into the error message; the library must not print to the console on its own.
     logLevel: 'error',
     lineCounter,

@@ -211,3 +211,17 @@ describe('ModelDeployment documents', () => {
     expect(r.stderr).toContain('spec.engine.type');
   });
 });
+
+describe('manifests are read as kubectl reads them', () => {
+  test('timestamps and base-60 numbers stay strings; yes is a boolean', async () => {
+    const r = await cli(['validate', '-'], {
+      stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {release: 2024-01-01, time: 1:20}\nimmutable: yes\n',
+    });
+    expect(r.stderr).toBe('1 object(s): 1 valid, 0 invalid, 0 without a schema\n');
+    const env = await cli(['render', '-'], {
+      stdin: readFileSync(FIXTURE, 'utf8').replace('value: meta-llama/Llama-3.2-3B-Instruct', 'value: 2024-01-01'),
+    });
+    expect(env.code).toBe(0);
+    expect(env.stdout).toContain('value: "2024-01-01"');
+  });
+});
