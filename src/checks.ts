@@ -15,9 +15,9 @@ export const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
-/** A plain object (not null, not an array). */
+/** A plain mapping (not null, not a list, not a date that YAML 1.1 read from a timestamp). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
 }
 
 /** `a.b` from `a` and `b`; `b` alone when the base is empty. */
@@ -30,6 +30,7 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
+  if (value instanceof Date) return `a date (${value.toISOString().slice(0, 10)})`;
   if (typeof value === 'object') return 'a map';
   return `${typeof value} ${JSON.stringify(value)}`;
 }

@@ -1,6 +1,7 @@
+import { isRecord } from '../checks';
 import { acceptedApisText, apiForCrdSection, CRD_SECTION_BY_API, CRD_SECTIONS, isLlamaStackApi, LlamaStackApi } from './apis';
 import { RunConfigError } from './errors';
-import { describe, isPlainMap, PlainMap, readString, unknownKeys } from './fields';
+import { describe, PlainMap, readString, unknownKeys } from './fields';
 import { CONFIG_LIMITS, parseUntrustedYaml } from './safe-yaml';
 
 /** Name of the provider-settings file each install init container writes next to the metadata. */
@@ -43,8 +44,8 @@ export function parseCrdConfig(text: string, source: string, expectedProviderId?
     source, providerId: expectedProviderId, resolution: RESOLUTION,
   });
   const problems: string[] = [];
-  const map: PlainMap = isPlainMap(value) ? value : {};
-  if (!isPlainMap(value)) {
+  const map: PlainMap = isRecord(value) ? value : {};
+  if (!isRecord(value)) {
     problems.push(`The document must be a mapping with providerId, api, crdSection, image and order; found ${describe(value)}.`);
   }
   const providerId = readString(map, 'providerId', 'providerId', {
@@ -68,7 +69,7 @@ export function parseCrdConfig(text: string, source: string, expectedProviderId?
     problems.push(`order: found ${describe(order)}; expected a whole number from 0.`);
   }
   const config = map.config;
-  if (config !== undefined && config !== null && !isPlainMap(config)) {
+  if (config !== undefined && config !== null && !isRecord(config)) {
     problems.push(`config: found ${describe(config)}; expected a mapping of provider settings.`);
   }
   if (providerId !== undefined && expectedProviderId !== undefined && providerId !== expectedProviderId) {
@@ -91,7 +92,7 @@ export function parseCrdConfig(text: string, source: string, expectedProviderId?
     crdSection: crdSection as string,
     image: image!,
     order: order as number,
-    ...(isPlainMap(config) ? { config } : {}),
+    ...(isRecord(config) ? { config } : {}),
     unknownFields: unknownKeys(map, ['providerId', 'api', 'crdSection', 'image', 'order', 'config'], ''),
   };
 }

@@ -4,13 +4,11 @@
  * reports every problem of a file.
  */
 
+import { isRecord } from '../checks';
+
 /** A plain mapping read from YAML or JSON. */
 export type PlainMap = Readonly<Record<string, unknown>>;
 
-/** True for a mapping (not null, not an array). */
-export function isPlainMap(value: unknown): value is PlainMap {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
 
 /** Describes a value's type for messages: `a number (1)`, `a list`, `nothing`. */
 export function describe(value: unknown): string {
@@ -64,7 +62,7 @@ export function readString(
 /** Reads a nested mapping; records a problem and returns an empty map when it is absent or not a mapping. */
 export function readMap(map: PlainMap, key: string, path: string, problems: string[]): PlainMap {
   const value = map[key];
-  if (isPlainMap(value)) return value;
+  if (isRecord(value)) return value;
   problems.push(`${path}: found ${describe(value)}; expected a mapping.`);
   return {};
 }

@@ -1,10 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isAlias, isMap, isNode, Node, visit } from 'yaml';
+import { isRecord } from '../checks';
 import { LlamaStackApi } from './apis';
 import { applyConfigEdits, ConfigEditPlan, SectionEdit, UneditableLayoutError } from './config-editor';
 import { RunConfigError, RunConfigIssue } from './errors';
 import { buildExtraProviders, ResolvedExternalProvider, providerEntry } from './external-providers';
-import { describe, isPlainMap } from './fields';
+import { describe } from './fields';
 import { PROVIDER_METADATA_FILE } from './provider-metadata';
 import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from './safe-yaml';
 
@@ -114,8 +115,8 @@ function mergeIntoBase(baseConfigText: string, providers: readonly ResolvedExter
   const parsed = parseUntrustedYaml(baseConfigText, CONFIG_LIMITS, { source, resolution: BASE_RESOLUTION });
   checkBaseShape(parsed, providers, source);
 
-  const base = isPlainMap(parsed.value) ? parsed.value as Record<string, unknown> : {};
-  const baseProviders = isPlainMap(base.providers) ? base.providers : {};
+  const base = isRecord(parsed.value) ? parsed.value as Record<string, unknown> : {};
+  const baseProviders = isRecord(base.providers) ? base.providers : {};
   const warnings: MergeWarning[] = [];
   const changes: MergeChange[] = [];
   const sections = new Map<LlamaStackApi, { removeIndexes: number[]; add: unknown[] }>();
@@ -166,7 +167,7 @@ function mergeIntoBase(baseConfigText: string, providers: readonly ResolvedExter
   // The intended result as plain data: the base (its plain copy is ours to change) with the plan
   // applied. The edited text must read back as exactly this.
   const expected = base;
-  const expectedProviders: Record<string, unknown> = isPlainMap(expected.providers) ? expected.providers as Record<string, unknown> : {};
+  const expectedProviders: Record<string, unknown> = isRecord(expected.providers) ? expected.providers as Record<string, unknown> : {};
   expected.providers = expectedProviders;
   const edits: SectionEdit[] = [];
   for (const [api, section] of sections) {
@@ -218,7 +219,7 @@ function overrideWarning(p: ResolvedExternalProvider, base: ReplacedProvider): s
 
 /** The id a base entry is known by, and how it was written. */
 function baseIdentity(entry: unknown): { id: string; replaced: ReplacedProvider } | undefined {
-  if (!isPlainMap(entry) || typeof entry.provider_id !== 'string') return undefined;
+  if (!isRecord(entry) || typeof entry.provider_id !== 'string') return undefined;
   const written = entry.provider_id;
   const providerType = typeof entry.provider_type === 'string' ? entry.provider_type : undefined;
   const conditional = CONDITIONAL_ID.exec(written);
@@ -251,20 +252,20 @@ function checkBaseShape(parsed: ParsedYaml, providers: readonly ResolvedExternal
   };
   const root = parsed.doc.contents;
   const value = parsed.value;
-  if (value !== null && !isPlainMap(value)) {
+  if (value !== null && !isRecord(value)) {
     issue(`The base config must be a mapping (version, apis, providers, ...); found ${describe(value)}.`);
     throw new RunConfigError(issues);
   }
   if (!isMap(root)) return;
 
   const providersNode = root.get('providers', true) as unknown;
-  const baseProviders = isPlainMap(value) ? value.providers : undefined;
+  const baseProviders = isRecord(value) ? value.providers : undefined;
   if (sharedNode(providersNode)) {
     issue('providers: is a YAML alias or carries an anchor; the merge cannot change a shared node. Write the section out in full.');
-  } else if (baseProviders !== undefined && baseProviders !== null && !isPlainMap(baseProviders)) {
+  } else if (baseProviders !== undefined && baseProviders !== null && !isRecord(baseProviders)) {
     issue(`providers: found ${describe(baseProviders)}; expected a mapping from API names to provider lists.`);
   }
-  if (issues.length > 0 || !isMap(providersNode) || !isPlainMap(baseProviders)) {
+  if (issues.length > 0 || !isMap(providersNode) || !isRecord(baseProviders)) {
     if (issues.length > 0) throw new RunConfigError(issues);
     return;
   }

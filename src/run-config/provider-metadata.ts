@@ -1,6 +1,7 @@
+import { isRecord } from '../checks';
 import { acceptedApisText, isLlamaStackApi, LlamaStackApi } from './apis';
 import { RunConfigError } from './errors';
-import { clip, describe, isPlainMap, PlainMap, readMap, readString, unknownKeys } from './fields';
+import { clip, describe, PlainMap, readMap, readString, unknownKeys } from './fields';
 import { METADATA_LIMITS, parseUntrustedYaml } from './safe-yaml';
 
 /** `apiVersion` of a provider metadata file. */
@@ -103,7 +104,7 @@ export function parseProviderMetadata(text: string, source: string, owner: Metad
  */
 export function validateProviderMetadata(value: unknown, source: string, owner: MetadataOwner = {}): ProviderMetadata {
   const problems: string[] = [];
-  if (!isPlainMap(value)) {
+  if (!isRecord(value)) {
     problems.push(`The document must be a mapping with apiVersion, kind, metadata and spec; found ${describe(value)}.`);
     throw metadataError(problems, source, owner);
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'fs';
 import Ajv, { AnySchema, ErrorObject, ValidateFunction } from 'ajv';
 import { parseAllDocuments } from 'yaml';
-import { compareStrings } from '../checks';
+import { compareStrings, isRecord as isMapping } from '../checks';
 import { CelEvaluationError, CelExpression, CelSyntaxError } from './cel';
 
 /** One way an object does not conform to its CRD schema. */
@@ -139,10 +139,6 @@ function key(apiVersion: string, kind: string): string {
   return `${apiVersion}/${kind}`;
 }
 
-function isRecord(value: unknown): value is Record<string, any> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function parseCrdYaml(text: string, source: string): unknown[] {
   const docs = parseAllDocuments(text);
   const list = Array.isArray(docs) ? docs : [docs];
@@ -152,6 +148,11 @@ function parseCrdYaml(text: string, source: string): unknown[] {
     }
     return doc.toJS({ maxAliasCount: 100 });
   }).filter((doc) => doc !== null && doc !== undefined);
+}
+
+/** {@link isMapping}, typed loosely: CRD documents are read field by field, as any JSON. */
+function isRecord(value: unknown): value is Record<string, any> {
+  return isMapping(value);
 }
 
 function versionsOf(crd: unknown): VersionEntry[] {
