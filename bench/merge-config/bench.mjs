@@ -34,9 +34,14 @@ const fixtures = path.join(repo, 'test/fixtures/llama-stack');
 const baseName = fs.readdirSync(fixtures).sort((a, b) => fs.statSync(path.join(fixtures, b)).size - fs.statSync(path.join(fixtures, a)).size)[0];
 const baseConfig = path.join(fixtures, baseName);
 
-/** A metadata directory with `count` providers spread over the nine APIs; every tenth overrides a base id. */
-const APIS = [['inference', 'inference'], ['safety', 'safety'], ['agents', 'agents'], ['vector_io', 'vectorIo'], ['datasetio', 'datasetIo'],
-  ['scoring', 'scoring'], ['eval', 'eval'], ['tool_runtime', 'toolRuntime'], ['post_training', 'postTraining']];
+/**
+ * A metadata directory with `count` providers spread over the provider APIs of llama-stack 0.7 (the
+ * release of the largest reference config, and merge-config's default), in processing order; every
+ * tenth overrides a base id.
+ */
+const APIS = [['inference', 'inference'], ['safety', 'safety'], ['responses', 'responses'], ['vector_io', 'vectorIo'],
+  ['datasetio', 'datasetIo'], ['scoring', 'scoring'], ['eval', 'eval'], ['tool_runtime', 'toolRuntime'], ['files', 'files'],
+  ['file_processors', 'fileProcessors'], ['batches', 'batches']];
 function metadataDir(count) {
   const dir = path.join(work, `metadata-${count}`);
   const providers = Array.from({ length: count }, (_, i) => {

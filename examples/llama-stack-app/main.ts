@@ -11,6 +11,9 @@ const chart = new Chart(app, 'llama-stack', { namespace: 'llama-stack' });
 new LlamaStackWithProviders(chart, 'server', {
   name: 'llama-stack',
   distribution: { name: 'starter' },
+  // The release the distribution runs (the `latest` tag does not say): it decides which
+  // externalProviders sections exist (0.7 has `responses`, not `agents`).
+  llamaStackVersion: '0.7',
   // Pin the merge image instead of following the package version.
   mergeImage: 'ghcr.io/kube-inference/merge:0.1.0',
   env: [{ name: 'INFERENCE_MODEL', value: 'meta-llama/Llama-3.2-3B-Instruct' }],

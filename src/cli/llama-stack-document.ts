@@ -1,16 +1,25 @@
 import { resolve } from 'path';
 import { Construct } from 'constructs';
 import { ProblemCollector, ValidationError } from '../errors';
-import { LlamaStackWithProviders, LlamaStackWithProvidersProps } from '../llama-stack';
+import { LABEL_DOMAIN } from '../labels';
+import { distributionImage, LlamaStackWithProvidersProps, LlamaStackWithProviders } from '../llama-stack';
+import { DEFAULT_LLAMA_STACK_VERSION, releaseOfImageTag } from '../run-config/releases';
 import { addWarning } from '../warnings';
 
 /** The apiVersion of the operator's `LlamaStackDistribution` this CLI reads. */
 export const LLSD_API_VERSION = 'llamastack.io/v1alpha1';
 
+/**
+ * The annotation naming the llama-stack release a document's distribution runs (`llamaStackVersion`).
+ * The operator's CRD has no such field: it knows the release only from the distribution image's tag.
+ */
+export const LLAMA_STACK_VERSION_ANNOTATION = `${LABEL_DOMAIN}/llama-stack-version`;
+
 // Props field prefixes and where they live in a LlamaStackDistribution document, so that
 // validation messages name the field the user actually wrote.
 const FIELD_PREFIXES: ReadonlyArray<readonly [string, string]> = [
   ['name', 'metadata.name'],
+  ['llamaStackVersion', `metadata.annotations.${LLAMA_STACK_VERSION_ANNOTATION}`],
   ['replicas', 'spec.replicas'],
   ['distribution', 'spec.server.distribution'],
   ['port', 'spec.server.containerSpec.port'],
@@ -65,11 +74,19 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
   for (const field of ['volumes', 'volumeMounts'].filter((f) => podOverrides[f] !== undefined)) {
     warn(`spec.server.podOverrides.${field} is not supported by this renderer and is ignored.`);
   }
+  const llamaStackVersion = metadata?.annotations?.[LLAMA_STACK_VERSION_ANNOTATION];
+  const image = typeof server?.distribution === 'object' && server.distribution !== null ? distributionImage(server.distribution) : undefined;
+  if (llamaStackVersion === undefined && image !== undefined && releaseOfImageTag(image) === undefined && hasProviders(server?.externalProviders)) {
+    warn(`spec.server.distribution: the tag of ${image} does not say which llama-stack release it runs; the external providers are `
+      + `checked against ${DEFAULT_LLAMA_STACK_VERSION}. Name the release with the annotation ${LLAMA_STACK_VERSION_ANNOTATION} (e.g. "0.6"), `
+      + 'or use an image tagged with its llama-stack version.');
+  }
 
   const props: LlamaStackWithProvidersProps = {
     name: metadata!.name,
     namespace: metadata!.namespace,
     distribution: server!.distribution ?? {},
+    llamaStackVersion,
     replicas: spec!.replicas,
     port: containerSpec.port,
     env: containerSpec.env,
@@ -91,6 +108,12 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     }
     throw e;
   }
+}
+
+/** True when the document lists at least one external provider. */
+function hasProviders(providers: unknown): boolean {
+  return typeof providers === 'object' && providers !== null
+    && Object.values(providers).some((list) => Array.isArray(list) && list.length > 0);
 }
 
 /** A provider's `metadataFile` is relative to the document's own file, not to where the CLI runs. */

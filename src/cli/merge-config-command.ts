@@ -7,6 +7,7 @@ import { describeFsError, readTextCapped, writeFilesAtomically } from '../run-co
 import { mergeRunConfig } from '../run-config/merge';
 import { formatMergeLog, MERGE_LOG_FILE } from '../run-config/merge-log';
 import { readExternalProviders } from '../run-config/metadata-dir';
+import { DEFAULT_LLAMA_STACK_VERSION, findRelease, knownReleasesText } from '../run-config/releases';
 import { CONFIG_LIMITS } from '../run-config/safe-yaml';
 
 /** Pod paths of seed 001 ("Merge Init Container Specification"); the construct mounts the volumes there. */
@@ -14,12 +15,13 @@ export const MERGE_CONFIG_DEFAULTS = {
   metadataDir: METADATA_DIR,
   baseConfigDir: BASE_CONFIG_DIR,
   outputDir: MERGED_CONFIG_DIR,
-  /** llama-stack ≥ 0.4 reads `config.yaml`; older distributions `run.yaml`. */
-  configFileName: 'config.yaml',
+  /** The release line the distribution runs; the construct passes its `llamaStackVersion`. */
+  llamaStackVersion: DEFAULT_LLAMA_STACK_VERSION,
 } as const;
 
 const USAGE = `Usage: kube-inference merge-config [--metadata-dir DIR] [--base-config FILE]
                                    [--output-dir DIR] [--config-file-name NAME]
+                                   [--llama-stack-version VERSION]
 
 Assembles the Llama Stack config in the merge init container: reads each external provider's
 lls-provider-spec.yaml and crd-config.yaml from DIR/<providerId>/, merges the providers into the
@@ -29,8 +31,12 @@ and writes NAME, ${EXTRA_PROVIDERS_FILE} and ${MERGE_LOG_FILE} into the output d
   --metadata-dir DIR       default ${MERGE_CONFIG_DEFAULTS.metadataDir}
   --base-config FILE       default ${MERGE_CONFIG_DEFAULTS.baseConfigDir}/<config-file-name>
   --output-dir DIR         default ${MERGE_CONFIG_DEFAULTS.outputDir}
-  --config-file-name NAME  name of the merged config: config.yaml (llama-stack >= 0.4, the default)
-                           or run.yaml (older distributions)
+  --config-file-name NAME  name of the merged config; default that of the release: config.yaml
+                           (llama-stack >= 0.4) or run.yaml (older distributions)
+  --llama-stack-version VERSION
+                           the llama-stack release the distribution runs (${knownReleasesText()},
+                           or a full version such as 0.7.3), default ${MERGE_CONFIG_DEFAULTS.llamaStackVersion}: the APIs
+                           the providers and the base config may name
 
 Exit status: 0 when the outputs were written; 1 on any error, reported on standard error with the
 provider id, image, cause and fix, and nothing written; 2 on bad usage.
@@ -41,6 +47,7 @@ interface MergeConfigOptions {
   readonly baseConfig: string;
   readonly outputDir: string;
   readonly configFileName: string;
+  readonly llamaStackVersion: string;
 }
 
 /** File names the command writes besides the config; the config may not take one of them. */
@@ -54,7 +61,7 @@ export const mergeConfigCommand: Command = {
     try {
       const providers = readExternalProviders(options.metadataDir);
       const baseText = readBaseConfig(options.baseConfig, options.configFileName);
-      const result = mergeRunConfig(baseText, providers, { baseConfigSource: options.baseConfig });
+      const result = mergeRunConfig(baseText, providers, { baseConfigSource: options.baseConfig, llamaStackVersion: options.llamaStackVersion });
       const names = [options.configFileName, EXTRA_PROVIDERS_FILE, MERGE_LOG_FILE];
       const log = formatMergeLog(result, {
         baseConfig: options.baseConfig,
@@ -91,6 +98,7 @@ function parseOptions(args: string[], cwd: string): MergeConfigOptions {
       'base-config': { type: 'string' },
       'output-dir': { type: 'string' },
       'config-file-name': { type: 'string' },
+      'llama-stack-version': { type: 'string' },
     },
   });
   if (positionals.length > 0) {
@@ -99,7 +107,13 @@ function parseOptions(args: string[], cwd: string): MergeConfigOptions {
   for (const [flag, value] of Object.entries(values)) {
     if (value === '') throw new UsageError(`--${flag} needs a non-empty value`);
   }
-  const configFileName = values['config-file-name'] ?? MERGE_CONFIG_DEFAULTS.configFileName;
+  const llamaStackVersion = values['llama-stack-version'] ?? MERGE_CONFIG_DEFAULTS.llamaStackVersion;
+  const release = findRelease(llamaStackVersion);
+  if (release === undefined) {
+    throw new UsageError(`--llama-stack-version must name a llama-stack release: ${knownReleasesText()} `
+      + `(or a full version such as 0.7.3); found '${llamaStackVersion}'`);
+  }
+  const configFileName = values['config-file-name'] ?? release.configFileName;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(configFileName) || RESERVED_NAMES.includes(configFileName)) {
     throw new UsageError('--config-file-name must be a plain file name such as config.yaml or run.yaml, '
       + `other than ${RESERVED_NAMES.join(' and ')}; found '${configFileName}'`);
@@ -109,6 +123,7 @@ function parseOptions(args: string[], cwd: string): MergeConfigOptions {
     baseConfig: path.resolve(cwd, values['base-config'] ?? path.posix.join(MERGE_CONFIG_DEFAULTS.baseConfigDir, configFileName)),
     outputDir: path.resolve(cwd, values['output-dir'] ?? MERGE_CONFIG_DEFAULTS.outputDir),
     configFileName,
+    llamaStackVersion: release.version,
   };
 }
 

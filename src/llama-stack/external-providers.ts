@@ -1,4 +1,5 @@
-import { apiForCrdSection, CRD_SECTIONS, LlamaStackApi } from '../run-config/apis';
+import { EXTERNAL_PROVIDER_SECTIONS } from './release';
+import { apiForCrdSection, LlamaStackApi } from '../run-config/apis';
 
 /** Image pull policies a container accepts. */
 export type ImagePullPolicy = 'Always' | 'IfNotPresent' | 'Never';
@@ -37,8 +38,10 @@ export class ConfigValue {
 /** One external provider: a provider image blended into the pod at start-up (seed 001 `ExternalProviderRef`). */
 export interface ExternalProvider {
   /**
-   * Unique instance id (`provider_id` in the Llama Stack config). A DNS-1123 label of at most
-   * 46 characters, so that `install-provider-<providerId>` is a valid container name.
+   * Unique instance id (`provider_id` in the Llama Stack config), written to the config unchanged.
+   * Any one-line text llama-stack accepts as a provider id, such as `trustyai_fms`; not `__disabled__`
+   * and no `${env.…}` (llama-stack would disable or rewrite it). Kubernetes names are derived from
+   * it with `providerKey`: the init container is `install-provider-<providerKey(providerId)>`.
    */
   readonly providerId: string;
   /** The provider image (with `/lls-provider/lls-provider-spec.yaml` and `/lls-provider/packages/*.whl`). */
@@ -70,28 +73,39 @@ export interface ExternalProvider {
 }
 
 /**
- * External providers organised by the API they serve, exactly as the sections of the seed's CRD.
- * Providers are installed and merged in section order (as listed here), then list order.
+ * External providers organised by the API they serve. Which sections a distribution accepts depends
+ * on its llama-stack release (`llamaStackVersion`); a provider in a section the release does not have
+ * fails synth. Providers are installed and merged in section order (as listed here), then list order.
  */
 export interface ExternalProviders {
-  /** Inference providers. */
+  /** Inference providers (every release). */
   readonly inference?: ExternalProvider[];
-  /** Safety providers. */
+  /** Safety providers (every release). */
   readonly safety?: ExternalProvider[];
-  /** Agents providers. */
+  /** Agents providers (llama-stack 0.6 and older; 0.7 renamed the API `responses`). */
   readonly agents?: ExternalProvider[];
-  /** Vector IO providers (`vector_io`). */
+  /** Responses providers (llama-stack 0.7 and newer; the former `agents`). */
+  readonly responses?: ExternalProvider[];
+  /** Vector IO providers (`vector_io`, every release). */
   readonly vectorIo?: ExternalProvider[];
-  /** Dataset IO providers (`datasetio`). */
+  /** Dataset IO providers (`datasetio`, llama-stack 0.7 and older). */
   readonly datasetIo?: ExternalProvider[];
-  /** Scoring providers. */
+  /** Scoring providers (llama-stack 0.7 and older). */
   readonly scoring?: ExternalProvider[];
-  /** Eval providers. */
+  /** Eval providers (llama-stack 0.7 and older). */
   readonly eval?: ExternalProvider[];
-  /** Tool runtime providers (`tool_runtime`). */
+  /** Tool runtime providers (`tool_runtime`, every release). */
   readonly toolRuntime?: ExternalProvider[];
-  /** Post-training providers (`post_training`). */
+  /** Post-training providers (`post_training`, llama-stack 0.6 and older). */
   readonly postTraining?: ExternalProvider[];
+  /** Files providers (every release). */
+  readonly files?: ExternalProvider[];
+  /** File processors providers (`file_processors`, llama-stack 0.4 and newer). */
+  readonly fileProcessors?: ExternalProvider[];
+  /** Batches providers (llama-stack 0.2.18 and newer). */
+  readonly batches?: ExternalProvider[];
+  /** Telemetry providers (llama-stack 0.2 only; 0.3 made telemetry internal). */
+  readonly telemetry?: ExternalProvider[];
 }
 
 /** An external provider with its place in the spec. */
@@ -107,10 +121,10 @@ export interface PlacedProvider {
   readonly field: string;
 }
 
-/** Every provider in spec order: section order, then list order (seed 001 FR-012). */
+/** Every provider in spec order: section order (as {@link ExternalProviders} lists them), then list order. */
 export function providersInSpecOrder(providers: ExternalProviders | undefined): PlacedProvider[] {
   const placed: PlacedProvider[] = [];
-  for (const section of CRD_SECTIONS) {
+  for (const section of EXTERNAL_PROVIDER_SECTIONS) {
     const list = (providers as Record<string, unknown> | undefined)?.[section];
     (Array.isArray(list) ? (list as ExternalProvider[]) : []).forEach((provider, index) => {
       placed.push({

@@ -3,4 +3,4 @@ export * from './distribution';
 export * from './external-providers';
 export * from './options';
 export type { ResourceRequirements } from './pod';
-export { MAX_PROVIDER_ID_LENGTH, MAX_NAME_LENGTH } from './validate';
+export { MAX_NAME_LENGTH } from './validate';

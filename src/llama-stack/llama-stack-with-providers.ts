@@ -33,6 +33,14 @@ export interface LlamaStackWithProvidersProps {
   /** The Llama Stack distribution to run: a named distribution or an image. */
   readonly distribution: Distribution;
   /**
+   * The llama-stack release the distribution runs: a release line such as `'0.7'`, or a full
+   * version such as `'0.7.3'`, from 0.2 to 0.7. It decides which `externalProviders` sections and
+   * config APIs are accepted (0.7 renamed `agents` to `responses` and removed `post_training`),
+   * the default `configFileName`, and is passed to the merge step.
+   * @default - the release the distribution image's tag names (`...:0.6.1` → 0.6), otherwise '0.7'
+   */
+  readonly llamaStackVersion?: string;
+  /**
    * When to pull the distribution image.
    * @default - Kubernetes' default for the tag
    */
@@ -72,7 +80,7 @@ export interface LlamaStackWithProvidersProps {
   /**
    * File name of the config the server runs with (and of the base config the merge reads).
    * llama-stack ≥ 0.4 calls it `config.yaml`, earlier versions `run.yaml`.
-   * @default 'config.yaml'
+   * @default - that of the release (`llamaStackVersion`): 'config.yaml' from 0.4, 'run.yaml' before
    */
   readonly configFileName?: string;
   /**
@@ -177,7 +185,7 @@ export class LlamaStackWithProviders extends Construct {
 
     this.port = props.port ?? 8321;
     this.serviceName = `${this.name}-service`;
-    const configFileName = props.configFileName ?? 'config.yaml';
+    const configFileName = validated.configFileName;
     const labels = { ...(props.labels ?? {}), ...standardLabels('llama-stack', this.name, 'server') };
     const selector = { 'app.kubernetes.io/name': 'llama-stack', 'app.kubernetes.io/instance': this.name };
     const metadata = (name: string) => ({ name, namespace: props.namespace, labels });
@@ -235,6 +243,7 @@ export class LlamaStackWithProviders extends Construct {
       imagePullPolicy: props.imagePullPolicy,
       port: this.port,
       configFileName,
+      llamaStackVersion: validated.release!.version,
       providers: validated.providers,
       configMap,
       scriptsConfigMap,

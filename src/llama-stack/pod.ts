@@ -12,6 +12,7 @@ import {
 } from './paths';
 import { SCRIPT_FILES } from './scripts';
 import { ValidatedProvider } from './validate';
+import { providerKey } from '../run-config/provider-id';
 
 /** Container resource requests and limits, as Kubernetes quantities (`'500m'`, `'2Gi'`, `nvidia.com/gpu: '1'`). */
 export interface ResourceRequirements {
@@ -43,6 +44,8 @@ export interface PodPlan {
   readonly imagePullPolicy?: ImagePullPolicy;
   readonly port: number;
   readonly configFileName: string;
+  /** The llama-stack release line the distribution runs, e.g. `0.7`. */
+  readonly llamaStackVersion: string;
   readonly providers: readonly ValidatedProvider[];
   /** The ConfigMap holding the server's config: the user's, or the one merged at synth time. */
   readonly configMap?: { readonly name: string; readonly key: string };
@@ -254,7 +257,8 @@ function initContainerBasics(plan: PodPlan): Pick<k8s.Container, 'resources' | '
 }
 
 function installContainer(plan: PodPlan, p: ValidatedProvider): k8s.Container {
-  const name = `install-provider-${p.provider.providerId}`;
+  const key = providerKey(p.provider.providerId);
+  const name = `install-provider-${key}`;
   const crdConfig = {
     providerId: p.provider.providerId,
     api: p.api,
@@ -269,7 +273,8 @@ function installContainer(plan: PodPlan, p: ValidatedProvider): k8s.Container {
     imagePullPolicy: p.provider.imagePullPolicy ?? ('IfNotPresent' satisfies ImagePullPolicy),
     command: ['/bin/sh', `${SCRIPTS_DIR}/${SCRIPT_FILES.installProvider}`],
     env: [
-      { name: 'PROVIDER_ID', value: p.provider.providerId },
+      { name: 'PROVIDER_ID', value: literalEnvValue(p.provider.providerId) },
+      { name: 'PROVIDER_KEY', value: key },
       { name: 'PROVIDER_IMAGE', value: p.provider.image },
       { name: 'PROVIDER_API', value: p.api },
       { name: 'PROVIDER_CRD_SECTION', value: p.section },
@@ -316,6 +321,7 @@ function mergeContainer(plan: PodPlan): k8s.Container {
       '--base-config', `${BASE_CONFIG_DIR}/${plan.configFileName}`,
       '--output-dir', MERGED_CONFIG_DIR,
       '--config-file-name', plan.configFileName,
+      '--llama-stack-version', plan.llamaStackVersion,
     ],
     volumeMounts: [
       { name: VOLUMES.externalProviders, mountPath: EXTERNAL_PROVIDERS_DIR, readOnly: true },

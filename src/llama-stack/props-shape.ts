@@ -1,5 +1,5 @@
 import { DNS1123_LABEL, DNS1123_SUBDOMAIN, isRecord, ShapeChecker } from '../checks';
-import { CRD_SECTIONS } from '../run-config/apis';
+import { EXTERNAL_PROVIDER_SECTIONS } from './release';
 
 const SUBDOMAIN_HINT = 'a DNS-1123 subdomain (lower-case letters, digits, "-" and ".")';
 
@@ -7,7 +7,7 @@ const PROPS = [
   'name', 'namespace', 'labels', 'distribution', 'imagePullPolicy', 'port', 'replicas', 'env', 'resources',
   'initContainerResources', 'userConfig', 'configFileName', 'distributionConfigPaths', 'storage',
   'serviceAccountName', 'automountServiceAccountToken', 'imagePullSecrets', 'nodeSelector', 'tolerations',
-  'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit',
+  'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'llamaStackVersion',
 ];
 const PROVIDER = ['providerId', 'image', 'imagePullPolicy', 'config', 'metadata', 'metadataFile'];
 
@@ -63,8 +63,9 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   check.boolean(p.preflight, 'preflight');
   check.string(p.mergeImage, 'mergeImage');
   check.string(p.sharedVolumeSizeLimit, 'sharedVolumeSizeLimit');
-  const sections = check.object(p.externalProviders, 'externalProviders', CRD_SECTIONS as string[]);
-  for (const section of CRD_SECTIONS) {
+  check.string(p.llamaStackVersion, 'llamaStackVersion');
+  const sections = check.object(p.externalProviders, 'externalProviders', EXTERNAL_PROVIDER_SECTIONS);
+  for (const section of EXTERNAL_PROVIDER_SECTIONS) {
     check.list(sections?.[section], `externalProviders.${section}`)?.forEach((provider, i) => {
       const field = `externalProviders.${section}[${i}]`;
       const ref = check.object(provider, field, PROVIDER);

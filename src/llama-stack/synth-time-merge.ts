@@ -26,8 +26,8 @@ export interface SynthTimeConfig {
 }
 
 /**
- * Uses the providers' metadata where the props hand it over (seed 001 "Caller 2"): validates each
- * metadata and its API placement at synth time, and, when every provider's metadata and the base
+ * Uses the providers' metadata where the props hand it over: validates each metadata and its API
+ * placement against the llama-stack release at synth time, and, when every provider's metadata and the base
  * config are known, merges the config now so the pod needs neither the extraction nor the merge step.
  * Problems are recorded against the offending provider's field.
  */
@@ -35,6 +35,7 @@ export function mergeAtSynthTime(
   providers: readonly ValidatedProvider[],
   baseConfigText: string | undefined,
   configFileName: string,
+  llamaStackVersion: string,
   problems: ProblemCollector,
 ): SynthTimeConfig | undefined {
   const resolved: ResolvedExternalProvider[] = [];
@@ -55,7 +56,7 @@ export function mergeAtSynthTime(
     return undefined;
   }
   const fieldOf = (providerId: string | undefined) => providers.find((p) => p.provider.providerId === providerId)?.field ?? 'externalProviders';
-  if (!record(problems, fieldOf, () => checkExternalProviders(resolved))) {
+  if (!record(problems, fieldOf, () => checkExternalProviders(resolved, llamaStackVersion))) {
     return undefined;
   }
   if (resolved.length < providers.length || baseConfigText === undefined) {
@@ -63,7 +64,7 @@ export function mergeAtSynthTime(
   }
   let files: SynthTimeConfig | undefined;
   record(problems, () => 'userConfig.config', () => {
-    const result = mergeRunConfig(baseConfigText, resolved, { baseConfigSource: 'userConfig.config' });
+    const result = mergeRunConfig(baseConfigText, resolved, { baseConfigSource: 'userConfig.config', llamaStackVersion });
     const log = formatMergeLog(result, { baseConfig: 'userConfig.config (merged at synth time)', outputs: [configFileName, EXTRA_PROVIDERS_FILE] });
     files = {
       configText: result.configText,

@@ -1,18 +1,19 @@
 import { isMap } from 'yaml';
-import { DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, QUANTITY, ShapeChecker } from '../checks';
+import { DNS1035_LABEL, DNS1123_SUBDOMAIN, QUANTITY, ShapeChecker } from '../checks';
 import { ProblemCollector } from '../errors';
 import { DISTRIBUTION_IMAGES, distributionImage } from './distribution';
 import { IMAGE_PULL_POLICIES, PlacedProvider, providersInSpecOrder } from './external-providers';
 import type { LlamaStackWithProvidersProps } from './llama-stack-with-providers';
 import { checkPropsShape } from './props-shape';
 import { resolveProviderConfig, SecretEnvVar } from './provider-config';
+import { resolveRelease } from './release';
 import { mergeAtSynthTime, SynthTimeConfig } from './synth-time-merge';
 import { RunConfigError } from '../run-config/errors';
+import { providerIdProblem, providerKey } from '../run-config/provider-id';
+import { acceptedSectionsText, LlamaStackRelease, missingApiFix, releaseName } from '../run-config/releases';
 import { renderYaml } from '../run-config/render';
 import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from '../run-config/safe-yaml';
 
-/** Longest provider id that keeps `install-provider-<id>` within the 63-character container-name limit. */
-export const MAX_PROVIDER_ID_LENGTH = 63 - 'install-provider-'.length;
 /** Longest name: `<name>-service` must stay a 63-character DNS-1035 label. */
 export const MAX_NAME_LENGTH = 63 - '-service'.length;
 
@@ -30,6 +31,10 @@ export interface ValidatedProvider extends PlacedProvider {
 /** What validation yields besides problems: facts the rendering needs and cannot re-derive cheaply. */
 export interface ValidatedProps {
   readonly image: string;
+  /** The llama-stack release the distribution runs (undefined only when validation failed). */
+  readonly release?: LlamaStackRelease;
+  /** The config file name: `configFileName`, or that of the release. */
+  readonly configFileName: string;
   readonly providers: ValidatedProvider[];
   /** The inline user config as YAML text, when one is given. */
   readonly inlineConfigText?: string;
@@ -48,21 +53,23 @@ export function validateProps(
   warn: (message: string) => void,
 ): ValidatedProps {
   if (!checkPropsShape(props, new ShapeChecker(problems))) {
-    return { image: '', providers: [] }; // wrong types: the semantic checks below would only repeat them
+    return { image: '', providers: [], configFileName: '' }; // wrong types: the semantic checks below would only repeat them
   }
   const image = validateDistribution(props, problems);
+  const release = resolveRelease(props.llamaStackVersion, image, problems, warn);
+  const configFileName = props.configFileName ?? release?.configFileName ?? 'config.yaml';
   validateName(props.name, name, problems);
   validateServer(props, problems);
   const inlineConfigText = validateUserConfig(props, problems);
-  const providers = validateProviders(props, problems, warn);
+  const providers = validateProviders(props, release, problems, warn);
   const synthTimeConfig = problems.problems.length === 0
-    ? mergeAtSynthTime(providers, inlineConfigText, props.configFileName ?? 'config.yaml', problems)
+    ? mergeAtSynthTime(providers, inlineConfigText, configFileName, release!.version, problems)
     : undefined;
   synthTimeConfig?.warnings.forEach(warn);
   if (props.storage && !props.storage.ephemeral && !props.storage.existingClaimName && (props.replicas ?? 1) > 1) {
     warn(`storage: a ReadWriteOnce claim is shared by ${props.replicas} replicas; they can only run on one node. Use storage.existingClaimName with a ReadWriteMany claim, or storage.ephemeral.`);
   }
-  return { image: image ?? '', providers, inlineConfigText, synthTimeConfig };
+  return { image: image ?? '', release, configFileName, providers, inlineConfigText, synthTimeConfig };
 }
 
 function validateDistribution(props: LlamaStackWithProvidersProps, problems: ProblemCollector): string | undefined {
@@ -179,18 +186,25 @@ function validateUserConfig(props: LlamaStackWithProvidersProps, problems: Probl
 
 function validateProviders(
   props: LlamaStackWithProvidersProps,
+  release: LlamaStackRelease | undefined,
   problems: ProblemCollector,
   warn: (message: string) => void,
 ): ValidatedProvider[] {
   const placed = providersInSpecOrder(props.externalProviders);
   const firstById = new Map<string, ValidatedProvider>();
+  const firstByKey = new Map<string, ValidatedProvider>();
   const secretEnvNames = new Map<string, string>();
   const result: ValidatedProvider[] = [];
   for (const p of placed) {
     const { providerId, image, imagePullPolicy, config } = p.provider;
     const label = `provider '${providerId}' (image ${image || '<empty>'})`;
-    if (typeof providerId !== 'string' || !DNS1123_LABEL.test(providerId) || providerId.length > MAX_PROVIDER_ID_LENGTH) {
-      problems.add(`${p.field}.providerId`, `'${providerId}' (image ${image || '<empty>'}) is not a valid provider id: expected a DNS-1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit) of at most ${MAX_PROVIDER_ID_LENGTH} characters, so that 'install-provider-<providerId>' is a valid container name. Rename it, e.g. '${suggestId(String(providerId))}'.`);
+    const idProblem = providerIdProblem(providerId);
+    if (idProblem !== undefined) {
+      problems.add(`${p.field}.providerId`, `is not a provider id llama-stack can use (image ${image || '<empty>'}): ${idProblem}. Rename it, e.g. 'my-provider'.`);
+    }
+    if (release !== undefined && !release.providerApis.includes(p.api)) {
+      problems.add(p.field, `${label}: ${releaseName(release)} has no ${p.api} API (its sections: ${acceptedSectionsText(release)}); `
+        + `${missingApiFix(p.api, release)}.`);
     }
     if (typeof image !== 'string' || image.trim() === '') {
       problems.add(`${p.field}.image`, `${label} has an empty image: expected the provider image reference, e.g. 'quay.io/acme/my-provider:1.0'.`);
@@ -214,10 +228,15 @@ function validateProviders(
       }
     }
     const first = firstById.get(providerId);
+    const key = providerKey(providerId);
+    const sameKey = firstByKey.get(key);
     if (first) {
       problems.add(`${p.field}.providerId`, `duplicate provider id '${providerId}': used by ${first.field} (image ${first.provider.image}) and ${p.field} (image ${image}). Provider ids must be unique across all externalProviders; rename one of them.`);
+    } else if (sameKey) {
+      problems.add(`${p.field}.providerId`, `provider ids '${sameKey.provider.providerId}' (${sameKey.field}) and '${providerId}' both derive the Kubernetes name '${key}' (init container install-provider-${key}); rename one of them.`);
     } else {
       firstById.set(providerId, resolved);
+      firstByKey.set(key, resolved);
     }
     result.push(resolved);
   }
@@ -228,9 +247,4 @@ function checkImage(image: string, field: string, what: string, problems: Proble
   if (!IMAGE_REF.test(image)) {
     problems.add(field, `'${image}' is not a valid image reference for ${what}: expected something like 'registry.example.com/org/name:tag' or '...@sha256:<digest>' (no spaces or special characters).`);
   }
-}
-
-function suggestId(id: string): string {
-  const s = id.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, MAX_PROVIDER_ID_LENGTH).replace(/-+$/, '');
-  return s || 'my-provider';
 }

@@ -2,6 +2,7 @@ import { CRD_SECTION_BY_API, LlamaStackApi } from './apis';
 import { IssueCollector } from './errors';
 import { PlainMap } from './fields';
 import { PROVIDER_METADATA_FILE, ProviderMetadata } from './provider-metadata';
+import { acceptedApisText, acceptedSectionsText, DEFAULT_LLAMA_STACK_VERSION, missingApiFix, releaseName, requireRelease } from './releases';
 import { renderYaml } from './render';
 
 /** `apiVersion` of `extra-providers.yaml`. */
@@ -22,8 +23,8 @@ export interface ResolvedExternalProvider {
   readonly api: LlamaStackApi;
   /** That section's camelCase name, e.g. `vectorIo`. */
   readonly crdSection: string;
-  /** The provider's image. */
-  readonly image: string;
+  /** The provider's image; unknown when the provider settings do not say. */
+  readonly image?: string;
   /** Provider configuration from the spec (JSON data; `${env.NAME}` strings pass through); absent when none. */
   readonly config?: PlainMap;
   /** The image's validated `lls-provider-spec.yaml`. */
@@ -39,18 +40,46 @@ export interface ProviderEntry {
 }
 
 /**
- * Checks what can be checked across providers before any merge (seed 001 "Reconciliation Phase"):
- * the API each image declares matches the section it was placed under, and no two external providers
- * share a provider id (ids must be unique across all sections).
+ * Checks what can be checked across providers before any merge: the targeted llama-stack release
+ * has the API each image declares and the API of the section it was placed under, the two match, and
+ * no two external providers share a provider id (ids must be unique across all sections).
  *
+ * @param llamaStackVersion the release line the distribution runs, e.g. `0.7`
  * @throws RunConfigError listing every problem, each naming the provider, its image and the fix
  */
-export function checkExternalProviders(providers: readonly ResolvedExternalProvider[]): void {
+export function checkExternalProviders(
+  providers: readonly ResolvedExternalProvider[], llamaStackVersion: string = DEFAULT_LLAMA_STACK_VERSION,
+): void {
+  const release = requireRelease(llamaStackVersion);
   const issues = new IssueCollector();
   const placements = placementsOf(providers);
 
-  providers.forEach((p) => {
-    if (CRD_SECTION_BY_API[p.api] !== p.crdSection) {
+  providers.forEach((p, i) => {
+    const declared = p.metadata.spec.api;
+    if (!release.providerApis.includes(declared)) {
+      issues.add({
+        title: `Provider image serves an API ${releaseName(release)} does not have`,
+        providerId: p.providerId,
+        image: p.image,
+        details: [
+          `declares api=${declared} in ${PROVIDER_METADATA_FILE} (placed at ${placements[i]})`,
+          `${releaseName(release)} accepts providers for: ${acceptedApisText(release)}`,
+        ],
+        resolution: `${missingApiFix(declared, release)}.`,
+      });
+    } else if (!release.providerApis.includes(p.api)) {
+      issues.add({
+        title: `Provider placed under a section ${releaseName(release)} does not have`,
+        providerId: p.providerId,
+        image: p.image,
+        details: [
+          `is placed at ${placements[i]} (api ${p.api}), which ${releaseName(release)} does not have`,
+          `the sections of ${releaseName(release)}: ${acceptedSectionsText(release)}`,
+        ],
+        resolution: `Move the provider to externalProviders.${CRD_SECTION_BY_API[declared]}, the section of the api its `
+          + `${PROVIDER_METADATA_FILE} declares (${declared}).`,
+      });
+    } else if (CRD_SECTION_BY_API[p.api] !== p.crdSection) {
       issues.add({
         title: 'Provider placed under an inconsistent section',
         providerId: p.providerId,
@@ -58,9 +87,7 @@ export function checkExternalProviders(providers: readonly ResolvedExternalProvi
         details: [`is placed under externalProviders.${p.crdSection}, which does not hold ${p.api} providers.`],
         resolution: `Place it under externalProviders.${CRD_SECTION_BY_API[p.api]}.`,
       });
-    }
-    const declared = p.metadata.spec.api;
-    if (declared !== p.api) {
+    } else if (declared !== p.api) {
       issues.add({
         title: 'Provider API type mismatch',
         providerId: p.providerId,
@@ -81,10 +108,10 @@ export function checkExternalProviders(providers: readonly ResolvedExternalProvi
     issues.add({
       title: `Duplicate external provider id '${id}'`,
       providerId: id,
-      image: indexes.map((i) => providers[i].image).join(', '),
+      image: indexes.map((i) => providers[i].image ?? 'unknown').join(', '),
       details: [
         `is used by ${indexes.length} external providers:`,
-        ...indexes.map((i) => `  - ${placements[i]}: image ${providers[i].image}`),
+        ...indexes.map((i) => `  - ${placements[i]}: image ${providers[i].image ?? 'unknown'}`),
       ],
       resolution: 'Give each external provider a unique providerId (ids must be unique across all externalProviders sections), '
         + 'or remove the duplicate entry.',
@@ -131,10 +158,13 @@ export function entriesByApi(providers: readonly ResolvedExternalProvider[]): Ma
  * Builds `extra-providers.yaml` (kind ExternalProviders): the external providers per API, in spec
  * order, in the shape of llama-stack's `providers` section.
  *
+ * @param llamaStackVersion the release line the distribution runs, e.g. `0.7`
  * @throws RunConfigError when the providers fail {@link checkExternalProviders}
  */
-export function buildExtraProviders(providers: readonly ResolvedExternalProvider[]): string {
-  checkExternalProviders(providers);
+export function buildExtraProviders(
+  providers: readonly ResolvedExternalProvider[], llamaStackVersion: string = DEFAULT_LLAMA_STACK_VERSION,
+): string {
+  checkExternalProviders(providers, llamaStackVersion);
   const document = {
     apiVersion: EXTERNAL_PROVIDERS_API_VERSION,
     kind: EXTERNAL_PROVIDERS_KIND,

@@ -19,11 +19,11 @@ export interface MergeLogContext {
  * inputs give identical logs.
  */
 export function formatMergeLog(result: MergeResult, context: MergeLogContext): string {
-  const lines = ['kube-inference merge-config', `Base config: ${context.baseConfig}`];
+  const lines = ['kube-inference merge-config', `llama-stack release: ${result.llamaStackVersion}`, `Base config: ${context.baseConfig}`];
   const from = context.metadataDir !== undefined ? ` (from ${context.metadataDir})` : '';
   lines.push(`External providers: ${result.changes.length}${from}`);
   for (const c of result.changes) {
-    const what = `${c.providerId} (${c.providerType}, module ${c.module}, image ${c.image})`;
+    const what = `${c.providerId} (${c.providerType}, module ${c.module}, image ${c.image ?? 'unknown'})`;
     const replaced = c.replaced.map((r) => `${r.providerId}${r.providerType ? ` (${r.providerType})` : ''}`).join(', ');
     const note = c.newSection ? `; new section providers.${c.api}` : '';
     lines.push(c.replaced.length > 0

@@ -2,11 +2,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { isAlias, isMap, isNode, Node, visit } from 'yaml';
 import { isRecord } from '../checks';
 import { LlamaStackApi } from './apis';
+import { checkBaseConfigApis } from './base-config-apis';
 import { applyConfigEdits, ConfigEditPlan, SectionEdit, UneditableLayoutError } from './config-editor';
 import { RunConfigError, RunConfigIssue } from './errors';
 import { buildExtraProviders, ResolvedExternalProvider, providerEntry } from './external-providers';
 import { describe } from './fields';
 import { PROVIDER_METADATA_FILE } from './provider-metadata';
+import { DEFAULT_LLAMA_STACK_VERSION, LlamaStackRelease, requireRelease } from './releases';
 import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from './safe-yaml';
 
 /** Options of {@link mergeRunConfig}. */
@@ -16,6 +18,12 @@ export interface MergeOptions {
    * @default 'base config'
    */
   readonly baseConfigSource?: string;
+  /**
+   * The llama-stack release line the distribution runs (`0.7`, or a full version such as `0.7.3`):
+   * which APIs the external providers and the base config may name.
+   * @default '0.7'
+   */
+  readonly llamaStackVersion?: string;
 }
 
 /** A base-config entry an external provider replaced. */
@@ -34,8 +42,8 @@ export interface MergeChange {
   readonly providerId: string;
   /** The API section it went into. */
   readonly api: LlamaStackApi;
-  /** Its image. */
-  readonly image: string;
+  /** Its image, when known. */
+  readonly image?: string;
   /** Its provider type, from the metadata. */
   readonly providerType: string;
   /** Its module, from the metadata (without version pin). */
@@ -54,14 +62,16 @@ export interface MergeWarning {
   readonly providerId: string;
   /** Its API. */
   readonly api: LlamaStackApi;
-  /** Its image. */
-  readonly image: string;
+  /** Its image, when known. */
+  readonly image?: string;
   /** The warning as logged (several lines for an override). */
   readonly message: string;
 }
 
 /** The outputs of a merge. */
 export interface MergeResult {
+  /** The release line the merge checked the APIs against, e.g. `0.7`. */
+  readonly llamaStackVersion: string;
   /** The merged Llama Stack config (`config.yaml` / `run.yaml`). */
   readonly configText: string;
   /** The generated `extra-providers.yaml`. */
@@ -92,16 +102,19 @@ const CONDITIONAL_ID = /^\$\{env\.([A-Za-z_][A-Za-z0-9_]*):\+([^}]+)\}$/;
  *
  * @param baseConfigText the base config (`config.yaml` of llama-stack ≥ 0.4 or the older `run.yaml`)
  * @param providers the external providers, in spec order
- * @throws RunConfigError on duplicate ids, API placement mismatches and unusable base configs
+ * @throws RunConfigError on duplicate ids, API placement mismatches, APIs the release does not have
+ *   (in the providers or the base config) and unusable base configs
  */
 export function mergeRunConfig(
   baseConfigText: string, providers: readonly ResolvedExternalProvider[], options: MergeOptions = {},
 ): MergeResult {
-  const extraProvidersText = buildExtraProviders(providers);
-  const merged = mergeIntoBase(baseConfigText, providers, options.baseConfigSource ?? 'base config');
+  const release = requireRelease(options.llamaStackVersion ?? DEFAULT_LLAMA_STACK_VERSION);
+  const extraProvidersText = buildExtraProviders(providers, release.version);
+  const merged = mergeIntoBase(baseConfigText, providers, options.baseConfigSource ?? 'base config', release);
   // Checked once the base document is out of scope, so that the two parses do not share memory.
   if (merged.configText !== baseConfigText) verifyMerged(merged.configText, merged.expected);
   return {
+    llamaStackVersion: release.version,
     configText: merged.configText,
     extraProvidersText,
     warnings: merged.warnings,
@@ -111,9 +124,10 @@ export function mergeRunConfig(
 }
 
 /** The merge proper: the edited text, and the plain data it must read back as. */
-function mergeIntoBase(baseConfigText: string, providers: readonly ResolvedExternalProvider[], source: string) {
+function mergeIntoBase(baseConfigText: string, providers: readonly ResolvedExternalProvider[], source: string, release: LlamaStackRelease) {
   const parsed = parseUntrustedYaml(baseConfigText, CONFIG_LIMITS, { source, resolution: BASE_RESOLUTION });
   checkBaseShape(parsed, providers, source);
+  checkBaseConfigApis(parsed.value, release, source);
 
   const base = isRecord(parsed.value) ? parsed.value as Record<string, unknown> : {};
   const baseProviders = isRecord(base.providers) ? base.providers : {};
@@ -128,7 +142,7 @@ function mergeIntoBase(baseConfigText: string, providers: readonly ResolvedExter
         providerId: p.providerId,
         api: p.api,
         image: p.image,
-        message: `Provider '${p.providerId}' (image: ${p.image}): ${PROVIDER_METADATA_FILE} has fields this version `
+        message: `Provider '${p.providerId}' (image: ${p.image ?? 'unknown'}): ${PROVIDER_METADATA_FILE} has fields this version `
           + `ignores: ${p.metadata.unknownFields.join(', ')}`,
       });
     }
@@ -213,7 +227,7 @@ function overrideWarning(p: ResolvedExternalProvider, base: ReplacedProvider): s
   if (base.condition !== undefined) {
     lines.push(`  Base entry: provider_id ${base.providerId} (enabled only when ${base.condition} is set)`);
   }
-  lines.push(`  Using: the external provider from image ${p.image}`);
+  lines.push(`  Using: the external provider from image ${p.image ?? 'unknown'}`);
   return lines.join('\n');
 }
 

@@ -14,8 +14,12 @@ import { CONFIG_LIMITS, METADATA_LIMITS } from './safe-yaml';
  * Entries whose name starts with `.` are skipped (Kubernetes volume bookkeeping such as `..data`), and
  * so are plain files.
  *
+ * Each directory is named after its provider's key (`providerKey` of its id, which is the id itself
+ * when the id is a DNS-1123 label) or, as the spec has it, after the id.
+ *
  * @param metadataDir the directory, e.g. `/opt/llama-stack/external-providers/metadata`
- * @returns the providers in spec order (`order` of their crd-config.yaml), not directory order
+ * @returns the providers in spec order: those whose crd-config.yaml gives an `order` by it, then those
+ *   without one by directory name (the spec's minimal crd-config.yaml has no `order`)
  * @throws RunConfigError naming each broken provider, its image when known, and the fix
  */
 export function readExternalProviders(metadataDir: string): ResolvedExternalProvider[] {
@@ -46,23 +50,26 @@ export function readExternalProviders(metadataDir: string): ResolvedExternalProv
   }
   issues.throwIfAny();
 
+  const ordered = found.filter((f) => f.settings.order !== undefined);
   const byOrder = new Map<number, string[]>();
-  for (const { settings } of found) {
-    byOrder.set(settings.order, [...(byOrder.get(settings.order) ?? []), settings.providerId]);
+  for (const { settings } of ordered) {
+    byOrder.set(settings.order!, [...(byOrder.get(settings.order!) ?? []), settings.providerId]);
   }
   for (const [order, ids] of byOrder) {
     if (ids.length > 1) {
       issues.add({
         title: `Two external providers claim position ${order}`,
         providerId: ids.join(', '),
-        image: found.filter((f) => f.settings.order === order).map((f) => f.settings.image).join(', '),
+        image: ordered.filter((f) => f.settings.order === order).map((f) => f.settings.image ?? 'unknown').join(', '),
         details: [`${CRD_CONFIG_FILE} of providers ${ids.map((i) => `'${i}'`).join(' and ')} both give order ${order}.`],
         resolution: 'Render the manifests again so that each provider\'s install init container writes its own position.',
       });
     }
   }
   issues.throwIfAny();
-  return found.sort((a, b) => a.settings.order - b.settings.order).map((f) => f.provider);
+  // Directory-name order for the rest: `found` follows the sorted names.
+  const unordered = found.filter((f) => f.settings.order === undefined);
+  return [...ordered.sort((a, b) => a.settings.order! - b.settings.order!), ...unordered].map((f) => f.provider);
 }
 
 function readProvider(metadataDir: string, name: string): { settings: CrdProviderConfig; provider: ResolvedExternalProvider } {
@@ -76,7 +83,7 @@ function readProvider(metadataDir: string, name: string): { settings: CrdProvide
   const metadataText = readProviderFile(metadataFile, METADATA_LIMITS.maxBytes, name, settings.image,
     `The image must contain /lls-provider/${PROVIDER_METADATA_FILE}, which its install init container copies here; `
       + 'check that container\'s log, and the image.');
-  const metadata = parseProviderMetadata(metadataText, metadataFile, { providerId: name, image: settings.image });
+  const metadata = parseProviderMetadata(metadataText, metadataFile, { providerId: settings.providerId, image: settings.image });
 
   return {
     settings,
@@ -84,7 +91,7 @@ function readProvider(metadataDir: string, name: string): { settings: CrdProvide
       providerId: settings.providerId,
       api: settings.api,
       crdSection: settings.crdSection,
-      image: settings.image,
+      ...(settings.image !== undefined ? { image: settings.image } : {}),
       ...(settings.config !== undefined ? { config: settings.config } : {}),
       metadata,
     },

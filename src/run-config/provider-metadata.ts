@@ -1,7 +1,8 @@
 import { isRecord } from '../checks';
-import { acceptedApisText, isLlamaStackApi, LlamaStackApi } from './apis';
+import { isLlamaStackApi, LlamaStackApi } from './apis';
 import { RunConfigError } from './errors';
 import { clip, describe, PlainMap, readMap, readString, unknownKeys } from './fields';
+import { allApisText } from './releases';
 import { METADATA_LIMITS, parseUntrustedYaml } from './safe-yaml';
 
 /** `apiVersion` of a provider metadata file. */
@@ -47,7 +48,7 @@ export interface ProviderPackageSpec {
   readonly packageName: string;
   /** Provider type, e.g. `remote::custom-vllm`. */
   readonly providerType: string;
-  /** The Llama Stack API the provider serves. */
+  /** The Llama Stack API the provider serves (whether the targeted release has it is checked by the merge). */
   readonly api: LlamaStackApi;
   /** Path of the main wheel in the image. */
   readonly wheelPath: string;
@@ -206,9 +207,10 @@ function readPackageName(spec: PlainMap, problems: string[]): string | undefined
 function readApi(spec: PlainMap, problems: string[]): LlamaStackApi | undefined {
   const value = spec.api;
   if (isLlamaStackApi(value)) return value;
+  // Which of these the targeted llama-stack release has is checked where the release is known (the merge).
   problems.push(value === undefined || value === null
-    ? `spec.api: missing; expected one of ${acceptedApisText()}.`
-    : `spec.api: found ${describe(value)}, which is not an API external providers can be placed under; expected one of ${acceptedApisText()}.`);
+    ? `spec.api: missing; expected one of ${allApisText()}.`
+    : `spec.api: found ${describe(value)}, which is not an API any known llama-stack release accepts providers for; expected one of ${allApisText()}.`);
   return undefined;
 }
 

@@ -1,8 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parse } from 'yaml';
 import { UsageError } from '../../src/cli/io';
 import { runCli } from '../../src/cli/main';
 import { mergeConfigCommand } from '../../src/cli/merge-config-command';
+import { providerKey } from '../../src/run-config/provider-id';
 import { recordingIo } from '../run-config/cli-io';
 import { metadataYaml, provider, readFixture, removeTempDirs, tempDir, writeMetadataDir } from '../run-config/helpers';
 
@@ -34,12 +36,12 @@ async function run(args: string[], cwd = '/') {
 
 describe('kube-inference merge-config', () => {
   test('merges the providers of the metadata directory in spec order and writes the three outputs', async () => {
-    const pod = podVolumes();
+    const pod = podVolumes(readFixture('odh-distribution-config.yaml'));
     // Written in reverse, and named so that directory order differs from spec order.
     writeMetadataDir(pod.metadata, [
       provider('zz-first', { config: { url: 'http://vllm:8000' } }),
       provider('openai', { providerType: 'remote::openai_custom', image: 'quay.io/acme/openai:2' }),
-      provider('aa-last', { api: 'post_training', providerType: 'inline::trainer' }),
+      provider('aa-last', { api: 'eval', providerType: 'inline::evaluator' }),
     ]);
     const result = await run(pod.args);
     expect(result.err).toBe('');
@@ -48,24 +50,26 @@ describe('kube-inference merge-config', () => {
 
     const config = fs.readFileSync(path.join(pod.output, 'config.yaml'), 'utf8');
     expect(config.indexOf('provider_id: zz-first')).toBeLessThan(config.indexOf('provider_id: openai\n    provider_type: remote::openai_custom'));
-    expect(config).toContain('  post_training:\n  - provider_id: aa-last\n');
+    expect(config).toContain('  eval:\n  - provider_id: aa-last\n');
     const extra = fs.readFileSync(path.join(pod.output, 'extra-providers.yaml'), 'utf8');
     expect(extra).toContain('kind: ExternalProviders');
 
     const log = fs.readFileSync(path.join(pod.output, 'merge-log.txt'), 'utf8');
     expect(result.out).toBe(log);
     expect(log).toBe(`kube-inference merge-config
+llama-stack release: 0.7
 Base config: ${pod.baseDir}/config.yaml
 External providers: 3 (from ${pod.metadata})
   inference: added zz-first (remote::custom-vllm, module acme_custom.vllm, image quay.io/acme/zz-first:1.0)
-  inference: replaced base provider openai (remote::openai) with openai (remote::openai_custom, module acme_custom.vllm, image quay.io/acme/openai:2)
-  post_training: added aa-last (inline::trainer, module acme_custom.vllm, image quay.io/acme/aa-last:1.0); new section providers.post_training
-apis: appended post_training so that llama-stack serves the new sections
+  inference: replaced base provider \${env.OPENAI_API_KEY:+openai} (remote::openai) with openai (remote::openai_custom, module acme_custom.vllm, image quay.io/acme/openai:2)
+  eval: added aa-last (inline::evaluator, module acme_custom.vllm, image quay.io/acme/aa-last:1.0); new section providers.eval
+apis: appended eval so that llama-stack serves the new sections
 Warnings: 1
 
 WARNING: External provider 'openai' overrides base provider in API 'inference'
   Base type: remote::openai
   External type: remote::openai_custom
+  Base entry: provider_id \${env.OPENAI_API_KEY:+openai} (enabled only when OPENAI_API_KEY is set)
   Using: the external provider from image quay.io/acme/openai:2
 
 Outputs:
@@ -89,7 +93,7 @@ Outputs:
   test('--config-file-name names the merged file and, by default, the base config it reads', async () => {
     const pod = podVolumes(readFixture('starter-run-v0.3.0.yaml'), 'run.yaml');
     writeMetadataDir(pod.metadata, [provider('a')]);
-    const result = await run(['--metadata-dir', pod.metadata, '--output-dir', pod.output, '--config-file-name', 'run.yaml', '--base-config', path.join(pod.baseDir, 'run.yaml')]);
+    const result = await run(['--metadata-dir', pod.metadata, '--output-dir', pod.output, '--config-file-name', 'run.yaml', '--base-config', path.join(pod.baseDir, 'run.yaml'), '--llama-stack-version', '0.3']);
     expect(result.code).toBe(0);
     expect(outputs(pod.output)).toEqual(['extra-providers.yaml', 'merge-log.txt', 'run.yaml']);
     const defaulted = await run(['--metadata-dir', pod.metadata, '--output-dir', pod.output, '--config-file-name', 'run.yaml']);
@@ -97,7 +101,7 @@ Outputs:
     expect(defaulted.err).toContain('File: /opt/llama-stack/base-config/run.yaml');
   });
 
-  test('the defaults are the pod paths of the seed', async () => {
+  test('the defaults are the pod paths', async () => {
     const result = await run([]);
     expect(result.code).toBe(1);
     expect(result.err).toContain('File: /opt/llama-stack/external-providers/metadata');
@@ -124,6 +128,60 @@ Outputs:
     const pod = podVolumes();
     expect((await run(pod.args)).code).toBe(0);
     expect(fs.readFileSync(path.join(pod.output, 'config.yaml'), 'utf8')).toBe(readFixture('starter-config-v0.7.1.yaml'));
+  });
+
+  test('overrides the ODH distribution\'s trustyai_fms with an external provider of that id, with a warning', async () => {
+    const pod = podVolumes(readFixture('odh-distribution-config.yaml'));
+    writeMetadataDir(pod.metadata, [provider('trustyai_fms', {
+      api: 'safety',
+      providerType: 'remote::trustyai_fms',
+      packageName: 'llama_stack_provider_trustyai_fms==0.5.0',
+      image: 'quay.io/trustyai/fms-provider:0.5.0',
+      config: { orchestrator_url: 'http://fms:8033' },
+    })]);
+    expect(fs.readdirSync(pod.metadata)).toEqual([providerKey('trustyai_fms')]);
+    const result = await run([...pod.args, '--llama-stack-version', '0.7.3']);
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    const merged = parse(fs.readFileSync(path.join(pod.output, 'config.yaml'), 'utf8'));
+    expect(merged.providers.safety).toEqual([
+      parse(readFixture('odh-distribution-config.yaml')).providers.safety[1],
+      { provider_id: 'trustyai_fms', provider_type: 'remote::trustyai_fms', module: 'llama_stack_provider_trustyai_fms', config: { orchestrator_url: 'http://fms:8033' } },
+    ]);
+    expect(result.out).toContain('  safety: replaced base provider trustyai_fms (remote::trustyai_fms) with trustyai_fms (remote::trustyai_fms, module llama_stack_provider_trustyai_fms, image quay.io/trustyai/fms-provider:0.5.0)');
+    expect(result.out).toContain("WARNING: External provider 'trustyai_fms' overrides base provider in API 'safety'");
+  });
+
+  test('reads crd-config.yaml as the spec describes it: providerId, api and config in a directory named after the id', async () => {
+    const pod = podVolumes(readFixture('odh-distribution-config.yaml'));
+    for (const [id, api] of [['trustyai_fms', 'safety'], ['b-second', 'inference'], ['a-first', 'inference']]) {
+      fs.mkdirSync(path.join(pod.metadata, id));
+      fs.writeFileSync(path.join(pod.metadata, id, 'lls-provider-spec.yaml'), metadataYaml({ api, providerType: `remote::${id.replace('-', '_')}` }));
+      fs.writeFileSync(path.join(pod.metadata, id, 'crd-config.yaml'), JSON.stringify({ providerId: id, api, config: { url: `http://${id}` } }));
+    }
+    const result = await run(pod.args);
+    expect(result.err).toBe('');
+    const merged = parse(fs.readFileSync(path.join(pod.output, 'config.yaml'), 'utf8'));
+    // Without an order, directory-name order; the image is unknown to the messages.
+    expect(merged.providers.inference.slice(-2).map((p: { provider_id: string }) => p.provider_id)).toEqual(['a-first', 'b-second']);
+    expect(merged.providers.safety.at(-1)).toEqual({ provider_id: 'trustyai_fms', provider_type: 'remote::trustyai_fms', module: 'acme_custom.vllm', config: { url: 'http://trustyai_fms' } });
+    expect(result.out).toContain('  inference: added a-first (remote::a_first, module acme_custom.vllm, image unknown)');
+    expect(result.out).toContain('  Using: the external provider from image unknown');
+  });
+
+  test('--llama-stack-version picks the release: its APIs and its config file name', async () => {
+    const base = 'version: 2\nimage_name: old\napis: [agents]\nproviders:\n  agents: []\n';
+    const pod = podVolumes(base, 'run.yaml');
+    writeMetadataDir(pod.metadata, [provider('my-agent', { api: 'agents', providerType: 'inline::my_agent' })]);
+    const old = await run(['--metadata-dir', pod.metadata, '--output-dir', pod.output, '--base-config', path.join(pod.baseDir, 'run.yaml'), '--llama-stack-version', '0.3']);
+    expect(old.err).toBe('');
+    expect(outputs(pod.output)).toEqual(['extra-providers.yaml', 'merge-log.txt', 'run.yaml']);
+    expect(old.out).toContain('llama-stack release: 0.3\n');
+
+    const current = await run(['--metadata-dir', pod.metadata, '--output-dir', path.join(pod.root, 'current'), '--base-config', path.join(pod.baseDir, 'run.yaml')]);
+    expect(current.code).toBe(1);
+    expect(current.err).toContain('ERROR: Provider image serves an API llama-stack 0.7 does not have');
+    expect(current.err).toContain('Resolution: agents was renamed responses in llama-stack 0.7: move the provider to externalProviders.responses');
   });
 
   test('replaces earlier outputs, and leaves no temporary files', async () => {
@@ -245,6 +303,7 @@ describe('kube-inference merge-config: usage', () => {
     [['--config-file-name', '../run.yaml'], "--config-file-name must be a plain file name such as config.yaml or run.yaml, other than extra-providers.yaml and merge-log.txt; found '../run.yaml'"],
     [['--config-file-name', 'merge-log.txt'], '--config-file-name must be a plain file name'],
     [['--output-dir', ''], '--output-dir needs a non-empty value'],
+    [['--llama-stack-version', '0.9'], "--llama-stack-version must name a llama-stack release: 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8 (or a full version such as 0.7.3); found '0.9'"],
   ])('%j is a usage error', async (args, message) => {
     await expect(mergeConfigCommand.run(args, recordingIo('/'))).rejects.toThrow(UsageError);
     await expect(mergeConfigCommand.run(args, recordingIo('/'))).rejects.toThrow(message);

@@ -56,15 +56,36 @@ describe('kube-inference render', () => {
   });
 
   test('invalid input: exit 1, nothing on stdout or in the output directory, stderr names document, field and fix', async () => {
-    const bad = readFileSync(FIXTURE, 'utf8').replace('providerId: trustyai-fms', 'providerId: TrustyAI_FMS');
+    const bad = readFileSync(FIXTURE, 'utf8').replace('providerId: trustyai-fms', 'providerId: __disabled__');
     const dir = tmp();
     const r = await cli(['render', '-', '-o', dir], { stdin: bad });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(readdirSync(dir)).toEqual([]);
     expect(r.stderr).toContain('error: <stdin> document 1 (LlamaStackDistribution "team-a") has 1 invalid setting:');
-    expect(r.stderr).toContain("spec.server.externalProviders.safety[0].providerId: 'TrustyAI_FMS' (image quay.io/trustyai/fms-provider:0.4.0) is not a valid provider id");
-    expect(r.stderr).toContain("Rename it, e.g. 'trustyai-fms'");
+    expect(r.stderr).toContain("spec.server.externalProviders.safety[0].providerId: is not a provider id llama-stack can use (image quay.io/trustyai/fms-provider:0.4.0): '__disabled__' marks a disabled provider");
+    expect(r.stderr).toContain("Rename it, e.g. 'my-provider'");
+  });
+
+  test('the llama-stack release: the annotation, else the image tag, else 0.7 with a warning when providers depend on it', async () => {
+    const text = readFileSync(FIXTURE, 'utf8');
+    const args = (doc: any) => parseAllDocuments(doc).map((d) => d.toJS())
+      .find((d) => d.kind === 'Deployment' && d.metadata.name === 'team-a').spec.template.spec.initContainers.find((c: any) => c.name === 'merge-config').args;
+    const tagged = await cli(['render', '-'], { stdin: text.replace(/ {2}annotations:\n.*\n.*\n/, '').replace('      name: starter', '      image: docker.io/llamastack/distribution-starter:0.6.1') });
+    expect(tagged.stderr).toBe('');
+    expect(args(tagged.stdout).slice(-2)).toEqual(['--llama-stack-version', '0.6']);
+
+    const unknown = await cli(['render', '-'], { stdin: text.replace(/ {2}annotations:\n.*\n.*\n/, '') });
+    expect(unknown.code).toBe(0);
+    expect(unknown.stderr).toBe('warning: <stdin> document 1 (LlamaStackDistribution "team-a"): spec.server.distribution: the tag of '
+      + 'docker.io/llamastack/distribution-starter:latest does not say which llama-stack release it runs; the external providers are checked '
+      + 'against 0.7. Name the release with the annotation kube-inference.io/llama-stack-version (e.g. "0.6"), or use an image tagged with its llama-stack version.\n');
+
+    const bad = await cli(['render', '-'], { stdin: text.replace('llama-stack-version: "0.7"', 'llama-stack-version: "0.9"') });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("metadata.annotations.kube-inference.io/llama-stack-version: '0.9' is not a llama-stack release this construct knows");
+    const agents = await cli(['render', '-'], { stdin: text.replace('      safety:', '      agents:') });
+    expect(agents.stderr).toContain('spec.server.externalProviders.agents[0]: provider \'trustyai-fms\' (image quay.io/trustyai/fms-provider:0.4.0): llama-stack 0.7 has no agents API');
   });
 
   test('YAML syntax errors give the line and column', async () => {
@@ -138,7 +159,7 @@ describe('provider metadata in documents', () => {
     writeFileSync(join(dir, 'stack.yaml'), [
       'apiVersion: llamastack.io/v1alpha1',
       'kind: LlamaStackDistribution',
-      'metadata: {name: merged, namespace: ai}',
+      'metadata: {name: merged, namespace: ai, annotations: {kube-inference.io/llama-stack-version: "0.7"}}',
       'spec:',
       '  server:',
       '    distribution: {name: starter}',

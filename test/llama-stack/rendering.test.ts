@@ -159,7 +159,7 @@ describe('LlamaStackWithProviders with external providers', () => {
     expect(byName('extract-distribution-config').image).toBe(server.image);
   });
 
-  test('the merge step runs kube-inference merge-config with the seed\'s paths', () => {
+  test('the merge step runs kube-inference merge-config with the pod paths and the release', () => {
     expect(byName('merge-config').command).toEqual(['kube-inference']);
     expect(byName('merge-config').args).toEqual([
       'merge-config',
@@ -167,6 +167,7 @@ describe('LlamaStackWithProviders with external providers', () => {
       '--base-config', '/opt/llama-stack/base-config/config.yaml',
       '--output-dir', '/opt/llama-stack/config',
       '--config-file-name', 'config.yaml',
+      '--llama-stack-version', '0.7',
     ]);
     expect(byName('merge-config').image).toMatch(/^ghcr\.io\/kube-inference\/merge:\d+\.\d+\.\d+/);
   });

@@ -1,8 +1,9 @@
+import { readFileSync } from 'fs';
 import { join } from 'path';
 import { Testing } from 'cdk8s';
 import { parse } from 'yaml';
 import { errorOf, find, podSpec, render } from './helpers';
-import { LlamaStackWithProviders, warningsOf } from '../../src';
+import { LlamaStackWithProviders, providerKey, warningsOf } from '../../src';
 
 const METADATA_FILE = join(__dirname, '..', 'fixtures', 'provider-metadata', 'custom-vllm.yaml');
 const SAFETY_METADATA = {
@@ -71,6 +72,46 @@ describe('config merged at synth time (every provider\'s metadata and the config
   });
 });
 
+describe('overriding the trustyai_fms provider of the ODH distribution config', () => {
+  const odh = readFileSync(join(__dirname, '..', 'fixtures', 'llama-stack', 'odh-distribution-config.yaml'), 'utf8');
+  const props = {
+    distribution: { image: 'quay.io/opendatahub/llama-stack:odh' },
+    llamaStackVersion: '0.7.3',
+    userConfig: { config: odh },
+    externalProviders: {
+      safety: [{
+        providerId: 'trustyai_fms',
+        image: 'quay.io/trustyai/fms-provider:0.5.0',
+        metadata: { ...SAFETY_METADATA, spec: { ...SAFETY_METADATA.spec, packageName: 'llama_stack_provider_trustyai_fms==0.5.0' } },
+        config: { orchestrator_url: 'http://fms-orchestrator:8033' },
+      }],
+    },
+  };
+
+  test('replaces the base entry at synth time, with the override warning, keeping the id as written', () => {
+    const chart = Testing.chart();
+    const stack = new LlamaStackWithProviders(chart, 'x', props);
+    expect(stack.mergedAtSynthTime).toBe(true);
+    const manifests = Testing.synth(chart);
+    const merged = parse(manifests.find((m: any) => m.kind === 'ConfigMap' && m.data?.['config.yaml'])!.data['config.yaml']);
+    expect(merged.providers.safety).toEqual([
+      parse(odh).providers.safety[1],
+      { provider_id: 'trustyai_fms', provider_type: 'remote::trustyai_fms', module: 'llama_stack_provider_trustyai_fms', config: { orchestrator_url: 'http://fms-orchestrator:8033' } },
+    ]);
+    expect(warningsOf(chart).join('\n')).toContain("External provider 'trustyai_fms' overrides base provider in API 'safety'\n  Base type: remote::trustyai_fms");
+    // Kubernetes names come from the id's key; the id itself reaches the script through the environment.
+    const install = podSpec(manifests).initContainers[0];
+    expect(install.name).toBe(`install-provider-${providerKey('trustyai_fms')}`);
+    expect(install.env).toContainEqual({ name: 'PROVIDER_ID', value: 'trustyai_fms' });
+  });
+
+  test('a 0.7 config checked as 0.6 fails synth, naming the APIs 0.6 lacks', () => {
+    expect(errorOf({ ...props, llamaStackVersion: '0.6' }))
+      .toContain('userConfig.config: The base config names APIs llama-stack 0.6 does not have: '
+        + '  - providers.responses: llama-stack 0.6 has no responses API (responses is the llama-stack 0.7 name of agents).');
+  });
+});
+
 describe('metadata checked at synth time, merge still in the pod', () => {
   test('without a config known at synth, the metadata is validated and the merge runs in the pod', () => {
     const { userConfig: _, ...props } = PROPS;
@@ -78,7 +119,7 @@ describe('metadata checked at synth time, merge still in the pod', () => {
     expect(pod.initContainers.map((c: any) => c.name)).toContain('merge-config');
   });
 
-  test('an API placement mismatch fails synth with the seed\'s message, naming the provider', () => {
+  test('an API placement mismatch fails synth, naming the provider, the API and the fix', () => {
     const message = errorOf({ ...PROPS, externalProviders: { safety: [{ providerId: 'custom-vllm', image: 'quay.io/acme/p:1', metadataFile: METADATA_FILE }] } });
     expect(message).toContain('externalProviders.safety[0]: Provider API type mismatch');
     expect(message).toContain('declares api=inference in lls-provider-spec.yaml');

@@ -1,22 +1,31 @@
 import { Testing } from 'cdk8s';
 import { errorOf, find, podSpec, render, THREE_PROVIDERS } from './helpers';
-import { ConfigValue, LlamaStackWithProviders, ValidationError, warningsOf } from '../../src';
+import { ConfigValue, LlamaStackWithProviders, providerKey, ValidationError, warningsOf } from '../../src';
 import { expandRefs } from '../sandbox/pod-runner';
 
 const withProviders = (inference: any[], extra: any = {}) => ({ distribution: { name: 'starter' }, externalProviders: { inference, ...extra } });
 
 describe('validation at synth time', () => {
-  test('a provider id that is not a DNS-1123 label names the field, the image and a fix', () => {
-    const message = errorOf(withProviders([{ providerId: 'Custom_VLLM', image: 'quay.io/acme/p:1' }]));
-    expect(message).toContain('externalProviders.inference[0].providerId');
-    expect(message).toContain("'Custom_VLLM' (image quay.io/acme/p:1) is not a valid provider id");
-    expect(message).toContain("e.g. 'custom-vllm'");
+  test('a provider id llama-stack would disable or rewrite names the field, the image, the reason and a fix', () => {
+    const message = errorOf(withProviders([{ providerId: '__disabled__', image: 'quay.io/acme/p:1' }]));
+    expect(message).toContain("externalProviders.inference[0].providerId: is not a provider id llama-stack can use (image quay.io/acme/p:1): '__disabled__' marks a disabled provider in llama-stack, which would skip it. Rename it, e.g. 'my-provider'.");
+    expect(errorOf(withProviders([{ providerId: '${env.X:+p}', image: 'quay.io/acme/p:1' }]))).toContain('holds a ${env.…} reference');
   });
 
-  test('a provider id too long for the container name is rejected with the limit', () => {
-    const id = 'a'.repeat(47);
-    expect(errorOf(withProviders([{ providerId: id, image: 'quay.io/acme/p:1' }]))).toContain('at most 46 characters');
-    expect(() => render(withProviders([{ providerId: 'a'.repeat(46), image: 'quay.io/acme/p:1' }]))).not.toThrow();
+  test('provider ids are what llama-stack accepts; Kubernetes names are derived from them', () => {
+    const ids = ['Custom_VLLM', 'a'.repeat(80), 'acme/guard $(x)'];
+    const spec = podSpec(render(withProviders(ids.map((providerId) => ({ providerId, image: 'quay.io/acme/p:1' })))));
+    expect(spec.initContainers.slice(0, 3).map((c: any) => c.name)).toEqual(ids.map((id) => `install-provider-${providerKey(id)}`));
+    const env = (i: number) => Object.fromEntries(spec.initContainers[i].env.map((e: any) => [e.name, e.value]));
+    expect(env(0).PROVIDER_KEY).toMatch(/^custom-vllm-[0-9a-f]{8}$/);
+    // The id reaches the script unchanged once Kubernetes expanded the env value, even with a variable x set.
+    expect(expandRefs(env(2).PROVIDER_ID, new Map([['x', 'INJECTED']]))).toBe('acme/guard $(x)');
+  });
+
+  test('two ids deriving the same Kubernetes name are rejected', () => {
+    const twin = providerKey('trustyai_fms');
+    const message = errorOf(withProviders([{ providerId: 'trustyai_fms', image: 'quay.io/acme/one:1' }, { providerId: twin, image: 'quay.io/acme/two:1' }]));
+    expect(message).toContain(`externalProviders.inference[1].providerId: provider ids 'trustyai_fms' (externalProviders.inference[0]) and '${twin}' both derive the Kubernetes name '${twin}' (init container install-provider-${twin}); rename one of them.`);
   });
 
   test('duplicate ids anywhere in externalProviders list both images', () => {
@@ -41,7 +50,52 @@ describe('validation at synth time', () => {
 
   test('an unknown section lists the accepted ones', () => {
     expect(errorOf({ distribution: { name: 'starter' }, externalProviders: { vectorIO: [] } as any }))
-      .toContain('externalProviders.vectorIO: unknown field; expected one of: inference, safety, agents, vectorIo, datasetIo');
+      .toContain('externalProviders.vectorIO: unknown field; expected one of: inference, safety, agents, responses, vectorIo, datasetIo, scoring, eval, '
+        + 'toolRuntime, postTraining, files, fileProcessors, batches, telemetry');
+  });
+
+  test('a section the release does not have names the field, the release, its sections and the fix', () => {
+    const agents = { agents: [{ providerId: 'my-agent', image: 'quay.io/acme/agent:1' }] };
+    expect(errorOf({ ...withProviders([], agents), llamaStackVersion: '0.7' })).toContain(
+      "externalProviders.agents[0]: provider 'my-agent' (image quay.io/acme/agent:1): llama-stack 0.7 has no agents API (its sections: inference, "
+      + 'safety, responses, vectorIo, datasetIo, scoring, eval, toolRuntime, files, fileProcessors, batches); agents was renamed responses in '
+      + 'llama-stack 0.7: move the provider to externalProviders.responses (with an image whose metadata declares api: responses), or set '
+      + 'llamaStackVersion to 0.6 or older.');
+    expect(() => render({ ...withProviders([], agents), llamaStackVersion: '0.6' })).not.toThrow();
+    expect(errorOf(withProviders([], { postTraining: [{ providerId: 't', image: 'quay.io/acme/t:1' }] })))
+      .toContain('llama-stack 0.7 removed the post_training API: set llamaStackVersion to 0.6 or older, or remove the provider.');
+    expect(errorOf({ ...withProviders([], { fileProcessors: [{ providerId: 'f', image: 'quay.io/acme/f:1' }] }), llamaStackVersion: '0.3.5' }))
+      .toContain('file_processors is an API of llama-stack 0.4 and newer');
+  });
+
+  test('llamaStackVersion: a known release the pod can run, defaulting to the image tag, then 0.7', () => {
+    const release = (props: any) => podSpec(render(props)).initContainers.find((c: any) => c.name === 'merge-config').args.slice(-1)[0];
+    const providers = withProviders([{ providerId: 'p', image: 'quay.io/acme/p:1' }]);
+    expect(release(providers)).toBe('0.7');
+    expect(release({ ...providers, llamaStackVersion: '0.5.4' })).toBe('0.5');
+    expect(release({ ...providers, distribution: { image: 'docker.io/llamastack/distribution-starter:0.4.7' } })).toBe('0.4');
+    expect(errorOf({ ...providers, llamaStackVersion: '0.9' }))
+      .toContain("llamaStackVersion: '0.9' is not a llama-stack release this construct knows: expected one of 0.2, 0.3, 0.4, 0.5, 0.6, 0.7 (a full version such as '0.7.3' names its line).");
+    expect(errorOf({ ...providers, llamaStackVersion: '0.8' }))
+      .toContain("llamaStackVersion: llama-stack 0.8 (published as ogx), which this construct cannot render yet: its server starts with 'ogx stack run'");
+    expect(errorOf({ ...providers, distribution: { image: 'docker.io/llamastack/distribution-starter:0.8.0' } }))
+      .toContain('distribution: the image tag of docker.io/llamastack/distribution-starter:0.8.0 names llama-stack 0.8 (published as ogx), which this construct cannot render yet');
+  });
+
+  test('a release that contradicts the image tag is a warning', () => {
+    const chart = Testing.chart();
+    new LlamaStackWithProviders(chart, 'x', { distribution: { image: 'docker.io/llamastack/distribution-starter:0.6.1' }, llamaStackVersion: '0.7' });
+    expect(warningsOf(chart)).toContain('llamaStackVersion is 0.7, but the tag of the distribution image docker.io/llamastack/distribution-starter:0.6.1 names llama-stack 0.6: '
+      + 'the providers and the config are checked against 0.7. Make the two agree.');
+  });
+
+  test('the config file name follows the release', () => {
+    const key = (props: any) => find(render({ ...props, userConfig: { configMapName: 'cfg' } }), 'Deployment').spec.template.spec.volumes
+      .find((v: any) => v.name === 'user-config').configMap.items[0].key;
+    expect(key({ distribution: { name: 'starter' } })).toBe('config.yaml');
+    expect(key({ distribution: { name: 'starter' }, llamaStackVersion: '0.3' })).toBe('run.yaml');
+    expect(key({ distribution: { image: 'docker.io/llamastack/distribution-starter:0.2.23' } })).toBe('run.yaml');
+    expect(key({ distribution: { name: 'starter' }, llamaStackVersion: '0.3', configFileName: 'config.yaml' })).toBe('config.yaml');
   });
 
   test('distribution: unknown name, both name and image, or neither', () => {
@@ -51,7 +105,7 @@ describe('validation at synth time', () => {
   });
 
   test('every problem is reported at once', () => {
-    const message = errorOf({ ...withProviders([{ providerId: 'A', image: '' }]), distribution: { name: 'nope' }, port: 70000, replicas: -1 } as any);
+    const message = errorOf({ ...withProviders([{ providerId: '__disabled__', image: '' }]), distribution: { name: 'nope' }, port: 70000, replicas: -1 } as any);
     expect(message).toMatch(/has \d+ invalid settings/);
     for (const field of ['distribution.name', 'externalProviders.inference[0].providerId', 'externalProviders.inference[0].image']) {
       expect(message).toContain(`  - ${field}:`);
@@ -62,7 +116,7 @@ describe('validation at synth time', () => {
     const chart = Testing.chart();
     let error: unknown;
     try {
-      new LlamaStackWithProviders(chart, 'x', withProviders([{ providerId: 'Bad', image: 'quay.io/a:1' }]));
+      new LlamaStackWithProviders(chart, 'x', withProviders([{ providerId: '__disabled__', image: 'quay.io/a:1' }]));
     } catch (e) {
       error = e;
     }

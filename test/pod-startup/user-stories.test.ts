@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { DISTRIBUTION, PACKAGES_DIR, referenceConfig, renderStack, Scenario, standInResult } from './helpers';
+import { providerKey } from '../../src/run-config/provider-id';
 import { buildahSupport } from '../sandbox/buildah';
 import { describeWithSandbox } from '../sandbox/host';
 import { mergeImage } from '../sandbox/images';
@@ -191,7 +192,8 @@ describeWithSandbox('User Story 2 - override distribution providers', () => {
   test('with a user config (run.yaml of llama-stack 0.3), external providers take precedence over its ids', async () => {
     const userConfig = referenceConfig('starter-run-v0.3.0.yaml');
     const pod = await s.run(renderStack({
-      configFileName: 'run.yaml',
+      // The release names the config file (run.yaml before 0.4) and the APIs the merge accepts.
+      llamaStackVersion: '0.3',
       userConfig: { config: userConfig },
       externalProviders: { inference: [{ providerId: 'vllm', image: ECHO, config: { prefix: 'vllm> ' } }] },
     }));
@@ -208,5 +210,44 @@ describeWithSandbox('User Story 2 - override distribution providers', () => {
     expect(standInResult(server.stdout)!.config).toBe('/opt/llama-stack/config/run.yaml');
     expect(standInResult(server.stdout)!.external.map((p) => p.provider_id)).toEqual(['vllm']);
     expect(DISTRIBUTION).toContain('distribution');
+  });
+});
+
+describeWithSandbox('User Story 2 - override a provider id as llama-stack writes it', () => {
+  let s: Scenario;
+  const FMS = 'registry.test/acme/fms-provider:0.5.0';
+  const ODH = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'llama-stack', 'odh-distribution-config.yaml'), 'utf8');
+  beforeAll(() => {
+    s = new Scenario('us2-ids');
+    const options = { name: 'acme-fms', api: 'safety', providerType: 'remote::trustyai_fms' };
+    const wheel = buildSyntheticWheel(providerPackage(options), s.dir, s.path('wheels'));
+    // The OpenDataHub image keeps its config at /opt/app-root/config.yaml; its safety API has `trustyai_fms`.
+    s.distribution({ configs: { '/opt/app-root/config.yaml': ODH } })
+      .provider(FMS, { metadata: providerMetadata({ ...options, wheels: [wheel] }), wheels: [wheel] });
+  });
+  afterAll(() => s.dispose());
+
+  test('trustyai_fms of the ODH config is replaced: directories named after the key, the id unchanged in the config', async () => {
+    const key = providerKey('trustyai_fms');
+    const pod = await s.run(renderStack({
+      llamaStackVersion: '0.7',
+      externalProviders: { safety: [{ providerId: 'trustyai_fms', image: FMS, config: { orchestrator_url: 'http://fms:8033' } }] },
+    }));
+    expect(pod.phase).toBe('Succeeded');
+    expect(pod.initContainers.map((c) => c.name)).toEqual([`install-provider-${key}`, 'extract-distribution-config', 'merge-config']);
+    expect(JSON.parse(pod.volumeFile('external-providers', `metadata/${key}/crd-config.yaml`))).toMatchObject({ providerId: 'trustyai_fms', api: 'safety' });
+    expect(pod.volumeFile('external-providers', 'installed-packages.txt')).toBe(`acme-fms==1.0.0 provider=trustyai_fms image=${FMS}\n`);
+
+    const log = pod.volumeFile('merged-config', 'merge-log.txt');
+    expect(log).toContain('llama-stack release: 0.7');
+    expect(log).toContain("WARNING: External provider 'trustyai_fms' overrides base provider in API 'safety'\n  Base type: remote::trustyai_fms");
+    const merged = parse(pod.volumeFile('merged-config', 'config.yaml'));
+    expect(merged.providers.safety.filter((p: any) => p.provider_id === 'trustyai_fms')).toEqual([
+      { provider_id: 'trustyai_fms', provider_type: 'remote::trustyai_fms', module: 'acme_fms', config: { orchestrator_url: 'http://fms:8033' } },
+    ]);
+
+    const server = pod.container('llama-stack');
+    expect(server.stdout).toContain("Preflight: provider 'trustyai_fms' (remote::trustyai_fms, api safety) OK");
+    expect(standInResult(server.stdout)!.external).toEqual([expect.objectContaining({ api: 'safety', provider_id: 'trustyai_fms', module_file: `${PACKAGES_DIR}/acme_fms/__init__.py` })]);
   });
 });

@@ -1,8 +1,20 @@
+import { EXTERNAL_PROVIDER_SECTIONS } from '../../src/llama-stack/release';
 import { apiForCrdSection, CRD_SECTION_BY_API, CRD_SECTIONS, isLlamaStackApi, LLAMA_STACK_APIS } from '../../src/run-config/apis';
 
-test('the nine APIs of the spec, with their sections in spec order', () => {
-  expect(LLAMA_STACK_APIS).toEqual(['inference', 'safety', 'agents', 'vector_io', 'datasetio', 'scoring', 'eval', 'tool_runtime', 'post_training']);
-  expect(CRD_SECTIONS).toEqual(['inference', 'safety', 'agents', 'vectorIo', 'datasetIo', 'scoring', 'eval', 'toolRuntime', 'postTraining']);
+test('every provider API of a known release, with its section, in processing order', () => {
+  // The nine sections of the 0.2-era spec keep their relative order; responses sits beside agents.
+  expect(LLAMA_STACK_APIS).toEqual([
+    'inference', 'safety', 'agents', 'responses', 'vector_io', 'datasetio', 'scoring', 'eval', 'tool_runtime', 'post_training',
+    'files', 'file_processors', 'batches', 'telemetry', 'messages', 'interactions',
+  ]);
+  expect(CRD_SECTIONS).toEqual([
+    'inference', 'safety', 'agents', 'responses', 'vectorIo', 'datasetIo', 'scoring', 'eval', 'toolRuntime', 'postTraining',
+    'files', 'fileProcessors', 'batches', 'telemetry', 'messages', 'interactions',
+  ]);
+});
+
+test('the construct takes the sections of the releases it renders (0.2 to 0.7), in the same order', () => {
+  expect(EXTERNAL_PROVIDER_SECTIONS).toEqual(CRD_SECTIONS.filter((s) => s !== 'messages' && s !== 'interactions'));
 });
 
 test('sections and APIs map both ways', () => {
@@ -10,6 +22,7 @@ test('sections and APIs map both ways', () => {
     expect(apiForCrdSection(CRD_SECTION_BY_API[api])).toBe(api);
   }
   expect(apiForCrdSection('vector_io')).toBeUndefined();
-  expect(isLlamaStackApi('responses')).toBe(false);
+  expect(isLlamaStackApi('responses')).toBe(true);
+  expect(isLlamaStackApi('models')).toBe(false);
   expect(isLlamaStackApi(3)).toBe(false);
 });

@@ -1,5 +1,6 @@
 import { runConfigError } from './helpers';
 import { parseCrdConfig } from '../../src/run-config/crd-config';
+import { providerKey } from '../../src/run-config/provider-id';
 
 const SOURCE = 'metadata/custom-vllm/crd-config.yaml';
 const valid = { providerId: 'custom-vllm', api: 'vector_io', crdSection: 'vectorIo', image: 'quay.io/acme/p:1', order: 3 };
@@ -16,16 +17,33 @@ describe('parseCrdConfig', () => {
     expect(parseCrdConfig(text({ ...valid, config: null }), SOURCE).config).toBeUndefined();
   });
 
+  test('reads the document as the spec describes it: providerId, api and config, the rest derived', () => {
+    const config = { url: 'http://fms:8080' };
+    expect(parseCrdConfig(text({ providerId: 'trustyai_fms', api: 'safety', config }), 'metadata/trustyai_fms/crd-config.yaml', 'trustyai_fms'))
+      .toEqual({ providerId: 'trustyai_fms', api: 'safety', crdSection: 'safety', config, unknownFields: [] });
+    expect(parseCrdConfig(text({ providerId: 'p', api: 'file_processors' }), SOURCE).crdSection).toBe('fileProcessors');
+  });
+
+  test('accepts the provider ids llama-stack accepts, in the directory named after the id or its key', () => {
+    for (const providerId of ['trustyai_fms', 'Acme Provider', 'a/b', 'ünïcode']) {
+      expect(parseCrdConfig(text({ ...valid, providerId }), SOURCE, providerKey(providerId)).providerId).toBe(providerId);
+    }
+    expect(parseCrdConfig(text({ ...valid, providerId: 'trustyai_fms' }), SOURCE, 'trustyai_fms').providerId).toBe('trustyai_fms');
+  });
+
   test('keeps unknown fields aside', () => {
     expect(parseCrdConfig(text({ ...valid, imagePullPolicy: 'Always' }), SOURCE).unknownFields).toEqual(['imagePullPolicy']);
   });
 
   test.each([
     ['missing providerId', { ...valid, providerId: undefined }, 'providerId: missing'],
-    ['unknown api', { ...valid, api: 'files' }, "api: found 'files'; expected one of inference, safety"],
-    ['unknown section', { ...valid, crdSection: 'vector_io' }, "crdSection: found 'vector_io'; expected one of inference, safety, agents, vectorIo"],
+    ['missing api', { ...valid, api: undefined }, 'api: found nothing; expected one of inference, safety, agents, responses'],
+    ['unknown api', { ...valid, api: 'models' }, "api: found 'models'; expected one of inference, safety, agents, responses"],
+    ['unknown section', { ...valid, crdSection: 'vector_io' }, "crdSection: found 'vector_io'; expected one of inference, safety, agents, responses, vectorIo"],
     ['section of another api', { ...valid, crdSection: 'inference' }, "crdSection: 'inference' holds inference providers, but api is 'vector_io'."],
-    ['negative order', { ...valid, order: -1 }, 'order: found a number (-1); expected a whole number from 0.'],
+    ['negative order', { ...valid, order: -1 }, 'order: found a number (-1); expected a whole number from 0, or no order.'],
+    ['disabled provider id', { ...valid, providerId: '__disabled__' }, "providerId: '__disabled__' marks a disabled provider in llama-stack, which would skip it."],
+    ['provider id with an env reference', { ...valid, providerId: '${env.X:+p}' }, "providerId: '${env.X:+p}' holds a ${env.…} reference"],
     ['fractional order', { ...valid, order: 1.5 }, 'order: found a number (1.5)'],
     ['config that is a list', { ...valid, config: [1] }, 'config: found a list; expected a mapping of provider settings.'],
     ['image with spaces', { ...valid, image: 'quay.io/a b' }, "image: found 'quay.io/a b'"],
@@ -38,8 +56,13 @@ describe('parseCrdConfig', () => {
 
   test('rejects a file whose provider id differs from its directory', () => {
     const message = runConfigError(() => parseCrdConfig(text(valid), SOURCE, 'other')).message;
-    expect(message).toContain("providerId: found 'custom-vllm', but the file is in the directory of provider 'other'.");
+    expect(message).toContain("providerId: found 'custom-vllm', but the file is in directory 'other', which is neither that id nor its key 'custom-vllm'.");
     expect(message).toContain("Provider 'custom-vllm' (image: quay.io/acme/p:1)");
+  });
+
+  test('names the image as unknown when the file does not give it', () => {
+    const message = runConfigError(() => parseCrdConfig(text({ providerId: 'p', api: 'nope' }), SOURCE)).message;
+    expect(message).toContain("Provider 'p' (image: unknown)");
   });
 
   test('reports malformed JSON with line and column', () => {

@@ -47,7 +47,7 @@ providers:
 });
 
 describe('checkExternalProviders', () => {
-  test('an API placement mismatch gives the seed\'s message', () => {
+  test('an API placement mismatch names the declared API, the section and the fix', () => {
     const error = runConfigError(() => checkExternalProviders([
       provider('custom-vllm', { image: 'quay.io/acme/vllm:1', placedApi: 'safety' }),
     ]));
@@ -95,6 +95,39 @@ Resolution: Give each external provider a unique providerId (ids must be unique 
     const p = { ...provider('a'), crdSection: 'safety' };
     expect(runConfigError(() => checkExternalProviders([p])).message)
       .toContain('is placed under externalProviders.safety, which does not hold inference providers.');
+  });
+
+  test('a provider image for an API the release does not have names the release, its APIs and the fix', () => {
+    const error = runConfigError(() => checkExternalProviders([provider('my-agent', { api: 'agents', image: 'quay.io/acme/agent:1' })], '0.7'));
+    expect(error.message).toBe(`ERROR: Provider image serves an API llama-stack 0.7 does not have
+
+Provider 'my-agent' (image: quay.io/acme/agent:1)
+declares api=agents in lls-provider-spec.yaml (placed at externalProviders.agents[0])
+llama-stack 0.7 accepts providers for: inference, safety, responses, vector_io, datasetio, scoring, eval, tool_runtime, files, file_processors, batches
+
+Resolution: agents was renamed responses in llama-stack 0.7: move the provider to externalProviders.responses (with an image whose metadata declares api: responses), or set llamaStackVersion to 0.6 or older.`);
+    // The same provider is fine for the releases that have the API.
+    expect(() => checkExternalProviders([provider('my-agent', { api: 'agents' })], '0.6.1')).not.toThrow();
+  });
+
+  test('a section the release does not have, for an image that fits another, points at that section', () => {
+    const error = runConfigError(() => checkExternalProviders([provider('r', { api: 'responses', placedApi: 'agents' })], '0.7'));
+    expect(error.issues[0].title).toBe('Provider placed under a section llama-stack 0.7 does not have');
+    expect(error.message).toContain('is placed at externalProviders.agents[0] (api agents), which llama-stack 0.7 does not have');
+    expect(error.message).toContain('the sections of llama-stack 0.7: inference, safety, responses, vectorIo, datasetIo, scoring, eval, toolRuntime, files, fileProcessors, batches');
+    expect(error.message).toContain('Resolution: Move the provider to externalProviders.responses, the section of the api its lls-provider-spec.yaml declares (responses).');
+  });
+
+  test('the default release is 0.7, and an unknown one is an error', () => {
+    expect(runConfigError(() => checkExternalProviders([provider('t', { api: 'post_training' })])).message)
+      .toContain('llama-stack 0.7 removed the post_training API: set llamaStackVersion to 0.6 or older, or remove the provider.');
+    expect(runConfigError(() => checkExternalProviders([provider('a')], '1.0')).issues[0].title).toBe('Unknown llama-stack release');
+  });
+
+  test('0.8 is checked as ogx publishes it', () => {
+    expect(runConfigError(() => checkExternalProviders([provider('e', { api: 'eval' })], '0.8')).message)
+      .toContain('Provider image serves an API llama-stack 0.8 (published as ogx) does not have');
+    expect(() => checkExternalProviders([provider('m', { api: 'messages' })], '0.8')).not.toThrow();
   });
 
   test('placements count within each section', () => {

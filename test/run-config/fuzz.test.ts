@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { hostileDocuments, mutations } from './fuzz-inputs';
-import { metadataYaml, provider, readFixture, REFERENCE_CONFIGS } from './helpers';
+import { metadataYaml, provider, readFixture, REFERENCE_CONFIGS, REFERENCE_RELEASES } from './helpers';
 import { parseCrdConfig } from '../../src/run-config/crd-config';
 import { RunConfigError } from '../../src/run-config/errors';
 import { mergeRunConfig } from '../../src/run-config/merge';
@@ -59,12 +59,12 @@ describe('fuzzing the merge with broken base configs', () => {
   const providers = [
     provider('ollama', { config: { url: 'http://x' } }),
     provider('fms', { api: 'safety', providerType: 'remote::trustyai_fms' }),
-    provider('trainer', { api: 'post_training', providerType: 'inline::trainer' }),
+    provider('evaluator', { api: 'eval', providerType: 'inline::evaluator' }),
   ];
 
   test.each(REFERENCE_CONFIGS)('300 mutations of %s: each merges (and reads back as intended) or fails clearly', (file) => {
     const results = mutations(readFixture(file), 300, file.length).map((base) => outcome(() => {
-      const result = mergeRunConfig(base, providers);
+      const result = mergeRunConfig(base, providers, { llamaStackVersion: REFERENCE_RELEASES[file] });
       // The merge verified its own output; check again independently that the providers are in it.
       const merged = parse(result.configText, { version: '1.1' });
       expect(merged.providers.safety.at(-1).provider_id).toBe('fms');

@@ -4,12 +4,20 @@ import * as path from 'node:path';
 import { CRD_SECTION_BY_API, LlamaStackApi } from '../../src/run-config/apis';
 import { RunConfigError } from '../../src/run-config/errors';
 import { ResolvedExternalProvider } from '../../src/run-config/external-providers';
+import { providerKey } from '../../src/run-config/provider-id';
 import { parseProviderMetadata } from '../../src/run-config/provider-metadata';
 
 /** The reference configs of real distributions (test inputs copied from shared/reference/llama-stack). */
 export const FIXTURES_DIR = path.join(__dirname, '..', 'fixtures', 'llama-stack');
 export const REFERENCE_CONFIGS = fs.readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.yaml')).sort();
 export const readFixture = (name: string): string => fs.readFileSync(path.join(FIXTURES_DIR, name), 'utf8');
+/** The llama-stack release line each reference config was written for (the ODH config names `responses`: 0.7). */
+export const REFERENCE_RELEASES: Readonly<Record<string, string>> = {
+  'odh-distribution-config.yaml': '0.7',
+  'starter-config-v0.7.1.yaml': '0.7',
+  'starter-run-v0.2.23.yaml': '0.2',
+  'starter-run-v0.3.0.yaml': '0.3',
+};
 
 /** Fields of a metadata file a test may change. */
 export interface MetadataFields {
@@ -85,10 +93,10 @@ export function removeTempDirs(): void {
   for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/** Writes what the install init containers would leave in the metadata directory. */
+/** Writes what the install init containers would leave in the metadata directory (one directory per provider key). */
 export function writeMetadataDir(dir: string, providers: ReadonlyArray<ResolvedExternalProvider & { readonly metadataText?: string }>): void {
   providers.forEach((p, order) => {
-    const providerDir = path.join(dir, p.providerId);
+    const providerDir = path.join(dir, providerKey(p.providerId));
     fs.mkdirSync(providerDir, { recursive: true });
     fs.writeFileSync(path.join(providerDir, 'lls-provider-spec.yaml'), p.metadataText ?? metadataYaml({
       api: p.metadata.spec.api,

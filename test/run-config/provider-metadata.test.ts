@@ -50,7 +50,7 @@ describe('parseProviderMetadata', () => {
   });
 
   test('every error names the provider, the image, the file and the fix', () => {
-    const message = problemsOf(metadataYaml({ api: 'responses' }));
+    const message = problemsOf(metadataYaml({ api: 'models' }));
     expect(message).toContain('ERROR: Invalid provider metadata in lls-provider-spec.yaml');
     expect(message).toContain("Provider 'custom-vllm' (image: quay.io/acme/vllm:1)");
     expect(message).toContain(`File: ${SOURCE}`);
@@ -78,8 +78,10 @@ describe('parseProviderMetadata', () => {
       "spec.providerType: found 'custom-vllm'; expected remote::<name> or inline::<name>"],
     ['providerType with capitals', (t: string) => t.replace('remote::custom-vllm', 'remote::Custom'),
       "spec.providerType: found 'remote::Custom'"],
-    ['unknown api', (t: string) => t.replace('api: inference', 'api: responses'),
-      "spec.api: found 'responses', which is not an API external providers can be placed under; expected one of inference, safety, agents, vector_io, datasetio, scoring, eval, tool_runtime, post_training."],
+    // A routing table: llama-stack fills it in itself, no release takes providers for it.
+    ['unknown api', (t: string) => t.replace('api: inference', 'api: models'),
+      "spec.api: found 'models', which is not an API any known llama-stack release accepts providers for; expected one of inference, safety, agents, "
+        + 'responses, vector_io, datasetio, scoring, eval, tool_runtime, post_training, files, file_processors, batches, telemetry, messages, interactions.'],
     ['missing api', (t: string) => t.replace('  api: inference\n', ''),
       'spec.api: missing; expected one of inference, safety'],
     ['wheelPath not a wheel', (t: string) => t.replace(/wheelPath: .*/, 'wheelPath: /lls-provider/packages/x.tar.gz'),

@@ -1,7 +1,7 @@
 import { parse, parseDocument, isMap, isSeq, Node } from 'yaml';
-import { provider, readFixture, REFERENCE_CONFIGS } from './helpers';
-import { LLAMA_STACK_APIS } from '../../src/run-config/apis';
+import { provider, readFixture, REFERENCE_CONFIGS, REFERENCE_RELEASES } from './helpers';
 import { mergeRunConfig } from '../../src/run-config/merge';
+import { findRelease } from '../../src/run-config/releases';
 
 /** Lines removed from `a` and lines added in `b`, by a longest-common-subsequence line diff. */
 function lineDiff(a: string[], b: string[]): { removed: string[]; added: string[] } {
@@ -35,14 +35,15 @@ describe.each(REFERENCE_CONFIGS)('reference config %s', (file) => {
   const baseDoc = parseDocument(base);
   const firstInference = (baseDoc.getIn(['providers', 'inference'], true) as { items: Node[] }).items[0];
   const overriddenId = effectiveId(baseValue.providers.inference[0].provider_id);
-  // An API the base has no section for, when there is one (the run.yaml-era starters have all nine).
-  const newApi = LLAMA_STACK_APIS.find((api) => !(api in baseValue.providers));
+  // An API of its release the base has no section for, when there is one (the starters have them all).
+  const release = findRelease(REFERENCE_RELEASES[file])!;
+  const newApi = release.providerApis.find((api) => !(api in baseValue.providers));
   const providers = [
     provider(overriddenId, { providerType: 'remote::acme_override', config: { url: '${env.ACME_URL}' } }),
     provider('acme-safety', { api: 'safety', providerType: 'inline::acme_safety' }),
     ...(newApi ? [provider('acme-new', { api: newApi, providerType: 'inline::acme_new' })] : []),
   ];
-  const result = mergeRunConfig(base, providers, { baseConfigSource: file });
+  const result = mergeRunConfig(base, providers, { baseConfigSource: file, llamaStackVersion: release.version });
   const merged = parse(result.configText);
   const diff = lineDiff(base.split('\n'), result.configText.split('\n'));
 

@@ -17,14 +17,17 @@ SPEC = "/lls-provider/lls-provider-spec.yaml"
 PACKAGES = "/lls-provider/packages"
 
 provider_id = os.environ["PROVIDER_ID"]
+# The provider's directories are named after its key, a DNS-1123 label derived from the id: an id
+# is any text llama-stack accepts (`trustyai_fms`, even `a/b`), not necessarily a file name.
+provider_key = os.environ["PROVIDER_KEY"]
 image = os.environ["PROVIDER_IMAGE"]
 api = os.environ["PROVIDER_API"]
 container = os.environ["INIT_CONTAINER_NAME"]
 shared = os.environ["EXTERNAL_PROVIDERS_DIR"]
 target = os.path.join(shared, "python-packages")
 manifest = os.path.join(shared, "installed-packages.txt")
-metadata_dir = os.path.join(shared, "metadata", provider_id)
-staging = os.path.join(shared, ".staging", provider_id)
+metadata_dir = os.path.join(shared, "metadata", provider_key)
+staging = os.path.join(shared, ".staging", provider_key)
 
 
 def fail(headline, body, resolution):
@@ -256,7 +259,7 @@ def main():
 
     # Metadata last, and whole: written beside its place under a dot-name (which the merge step and
     # preflight skip), then renamed, so no reader ever sees a half-written provider.
-    pending = os.path.join(os.path.dirname(metadata_dir), "." + provider_id + ".pending")
+    pending = os.path.join(os.path.dirname(metadata_dir), "." + provider_key + ".pending")
     shutil.rmtree(pending, ignore_errors=True)
     os.makedirs(pending)
     shutil.copyfile(SPEC, os.path.join(pending, "lls-provider-spec.yaml"))

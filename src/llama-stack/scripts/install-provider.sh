@@ -1,10 +1,11 @@
 #!/bin/sh
-# install-provider: runs as the `install-provider-<providerId>` init container, inside the provider's
-# own image (seed 001, "Phase 1: Provider Installation").
+# install-provider: runs as the `install-provider-<providerKey>` init container, inside the provider's
+# own image: the first step of the pod's start-up.
 #
 # Every value that comes from the user (provider id, image, config) reaches this script through the
 # environment, never through its text, so no input can change what it runs:
-#   PROVIDER_ID, PROVIDER_IMAGE, PROVIDER_API, PROVIDER_CRD_SECTION, INIT_CONTAINER_NAME,
+#   PROVIDER_ID, PROVIDER_KEY (the DNS-1123 label derived from the id that names its directories),
+#   PROVIDER_IMAGE, PROVIDER_API, PROVIDER_CRD_SECTION, INIT_CONTAINER_NAME,
 #   PROVIDER_CRD_CONFIG (the crd-config.yaml document, JSON), EXTERNAL_PROVIDERS_DIR (the shared volume).
 # Messages go to stderr as well as the logs: with terminationMessagePolicy FallbackToLogsOnError the
 # tail of the log becomes the reason shown in the pod status.
