@@ -5,6 +5,7 @@ import { CRD_SECTION_BY_API, LlamaStackApi } from '../../src/run-config/apis';
 import { RunConfigError } from '../../src/run-config/errors';
 import { ResolvedExternalProvider } from '../../src/run-config/external-providers';
 import { parseProviderMetadata } from '../../src/run-config/provider-metadata';
+import { renderJson } from '../../src/run-config/render';
 
 /** The reference configs of real distributions (test inputs copied from shared/reference/llama-stack). */
 export const FIXTURES_DIR = path.join(__dirname, '..', 'fixtures', 'llama-stack');
@@ -95,7 +96,8 @@ export function writeMetadataDir(dir: string, providers: ReadonlyArray<ResolvedE
       providerType: p.metadata.spec.providerType,
       packageName: p.metadata.spec.packageName,
     }));
-    fs.writeFileSync(path.join(providerDir, 'crd-config.yaml'), JSON.stringify({
+    // As the install init container writes it: the JSON the construct renders with renderJson.
+    fs.writeFileSync(path.join(providerDir, 'crd-config.yaml'), renderJson({
       providerId: p.providerId,
       api: p.api,
       crdSection: p.crdSection,
