@@ -41,10 +41,9 @@ export interface ProviderEntry {
 }
 
 /**
- * Checks what can be checked across providers before any merge (seed 001 "Reconciliation Phase"):
- * the API each image declares matches the section it was placed under, each config is plain data
- * the config writer can write, and no two external providers share a provider id (ids must be
- * unique across all sections).
+ * Checks what can be checked across providers before any merge: the API each image declares
+ * matches the section it was placed under, each config is plain data the config writer can write,
+ * and no two external providers share a provider id (ids must be unique across all sections).
  *
  * @throws RunConfigError listing every problem, each naming the provider, its image and the fix
  */

@@ -32,7 +32,7 @@ export const MAX_WRITE_DEPTH = 100;
  * stable and diffs stay small. Members whose value is `undefined` are left out, as JSON does.
  *
  * @throws UnwritableValueError naming the path of a value that is not plain data (a function, a Date,
- *   a Map, a class instance, a bigint, `undefined` in a list, a cycle, nesting beyond {@link MAX_WRITE_DEPTH})
+ *   a Map, a class instance, a bigint, `undefined` in a list, a cycle, nesting beyond 100 levels)
  */
 export function renderYaml(value: unknown, layout: YamlLayout = LLAMA_STACK_LAYOUT): string {
   if (layout.indent < 2) throw new Error(`internal error: YAML indentation of ${layout.indent} spaces`);

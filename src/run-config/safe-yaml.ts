@@ -57,9 +57,10 @@ export interface ParsedYaml {
  * Parses untrusted YAML within limits. Rejects more than one document, syntax errors (with line and
  * column), duplicate keys, nesting deeper than the limit and alias expansion beyond the limit.
  *
- * The file is read as llama-stack reads it, with PyYAML's `safe_load` (YAML 1.1): `on` and `yes` are
- * booleans, `<<` merges, `1e-7` and `y` are strings (see ./pyyaml-schema.ts). Characters PyYAML takes
- * for line breaks and this parser does not are refused, and so is a plain `=`, which PyYAML cannot load.
+ * The file is read as llama-stack reads it, with the implicit types of PyYAML's `safe_load` (YAML 1.1):
+ * `on` and `yes` are booleans, `<<` merges, `1e-7` (no dot) and `y` are strings. What PyYAML cannot
+ * load or would read otherwise is refused: a plain `=`, a plain `<<` that is not a key, and NEL, LINE
+ * SEPARATOR or PARAGRAPH SEPARATOR outside escapes (line breaks to PyYAML only).
  */
 export function parseUntrustedYaml(text: string, limits: YamlLimits, where: YamlSource): ParsedYaml {
   const fail = failWith(where);
