@@ -61,15 +61,20 @@ export function provider(providerId: string, options: ProviderOptions = {}): Res
   };
 }
 
-/** Runs `fn` and returns the RunConfigError it throws (failing the test when it throws nothing else). */
-export function runConfigError(fn: () => unknown): RunConfigError {
+/** Runs `fn` and returns the error of class `type` it throws (failing the test when it throws nothing or another error). */
+export function thrown<E extends Error>(fn: () => unknown, type: new (...args: any[]) => E): E {
   try {
     fn();
   } catch (e) {
-    if (e instanceof RunConfigError) return e;
+    if (e instanceof type) return e;
     throw e;
   }
-  throw new Error('expected a RunConfigError, but nothing was thrown');
+  throw new Error(`expected a ${type.name}, but nothing was thrown`);
+}
+
+/** Runs `fn` and returns the RunConfigError it throws (failing the test when it throws nothing else). */
+export function runConfigError(fn: () => unknown): RunConfigError {
+  return thrown(fn, RunConfigError);
 }
 
 const tempDirs: string[] = [];

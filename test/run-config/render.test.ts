@@ -1,16 +1,9 @@
+import { thrown } from './helpers';
 import { FINITE_NUMBERS, hostileConfig, HOSTILE_STRINGS, NON_FINITE_NUMBERS } from './hostile-values';
 import { firstDifference, verifyReadBack } from '../../src/run-config/read-back';
 import { renderJson, renderYaml, UnwritableValueError } from '../../src/run-config/render';
 
-function unwritable(fn: () => unknown): UnwritableValueError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof UnwritableValueError) return e;
-    throw e;
-  }
-  throw new Error('expected an UnwritableValueError');
-}
+const unwritable = (fn: () => unknown): UnwritableValueError => thrown(fn, UnwritableValueError);
 
 describe('renderYaml', () => {
   test('quotes and escapes what YAML 1.1 readers would read otherwise', () => {
