@@ -84,13 +84,13 @@ describeWhen('files read by real PyYAML', pyyamlSupport(), 'python3 with PyYAML'
   });
 
   test('a flow-style base config, rewritten by the merge, reads back as the base plus the provider', () => {
-    const base = '{version: 2, providers: {inference: [{provider_id: a, provider_type: "remote::a", config: {k: "\\t", on: yes, n: 1.0e-7}}]}}\n';
+    const base = '{version: 2, providers: {inference: [{provider_id: a, provider_type: "remote::a", config: {k: "\\t", on: yes, n: 1.0e-7, m: y, e: 1e-7}}]}}\n';
     const result = mergeRunConfig(base, [provider('hostile', { config })]);
     expect(pythonDifference(pyyamlValue(result.configText), {
       version: 2,
       providers: {
         inference: [
-          { provider_id: 'a', provider_type: 'remote::a', config: { k: '\t', true: true, n: 1e-7 } },
+          { provider_id: 'a', provider_type: 'remote::a', config: { k: '\t', true: true, n: 1e-7, m: 'y', e: '1e-7' } },
           { provider_id: 'hostile', provider_type: 'remote::custom-vllm', module: 'acme_custom.vllm', config },
         ],
       },
