@@ -35,7 +35,6 @@ export const MAX_WRITE_DEPTH = 100;
  *   a Map, a class instance, a bigint, `undefined` in a list, a cycle, nesting beyond 100 levels)
  */
 export function renderYaml(value: unknown, layout: YamlLayout = LLAMA_STACK_LAYOUT): string {
-  if (layout.indent < 2) throw new Error(`internal error: YAML indentation of ${layout.indent} spaces`);
   return `${blockLines(value, 0, [], { layout, ancestors: new Set() }).join('\n')}\n`;
 }
 

@@ -58,7 +58,7 @@ describe('renderYaml', () => {
     expect(renderYaml({ [key]: { a: 1 }, b: 2 })).toBe(`? ${key}\n:\n  a: 1\nb: 2\n`);
   });
 
-  test.each([undefined, { indent: 4, indentSeq: true }])('every hostile value reads back unchanged (layout %j)', (layout) => {
+  test.each([undefined, { indent: 4, indentSeq: true }, { indent: 1, indentSeq: true }, { indent: 3, indentSeq: false }])('every hostile value reads back unchanged (layout %j)', (layout) => {
     const config = hostileConfig();
     expect(() => verifyReadBack(renderYaml(config, layout), config, 'test.yaml')).not.toThrow();
     for (const s of HOSTILE_STRINGS) {
