@@ -25,18 +25,23 @@ const PY_TIMESTAMP = /^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][
 /** `tag:yaml.org,2002:value`: PyYAML resolves a plain `=` to it and `safe_load` has no constructor for it. */
 const PY_VALUE = /^=$/;
 
-/** PyYAML's `construct_yaml_int`. Python integers have no negative zero: `-0` is 0. */
-function resolveInt(text: string): number {
+/**
+ * PyYAML's `construct_yaml_int`. Python integers have no negative zero (`-0` is 0) and no size limit:
+ * one beyond 2^53, which a JavaScript number cannot hold exactly, is a bigint, so that it is kept and
+ * written back digit for digit.
+ */
+function resolveInt(text: string): number | bigint {
   let value = text.replace(/_/g, '');
-  const sign = value.startsWith('-') ? -1 : 1;
+  const negative = value.startsWith('-');
   if (value.startsWith('-') || value.startsWith('+')) value = value.slice(1);
-  let n: number;
-  if (value.startsWith('0b')) n = parseInt(value.slice(2), 2);
-  else if (value.startsWith('0x')) n = parseInt(value.slice(2), 16);
-  else if (value.includes(':')) n = value.split(':').reduce((sum, part) => sum * 60 + parseInt(part, 10), 0);
-  else if (value.startsWith('0') && value.length > 1) n = parseInt(value, 8);
-  else n = parseInt(value, 10);
-  return n === 0 ? 0 : sign * n;
+  let n: bigint;
+  if (value.startsWith('0b')) n = BigInt(value);
+  else if (value.startsWith('0x')) n = BigInt(value);
+  else if (value.includes(':')) n = value.split(':').reduce((sum, part) => sum * BigInt(60) + BigInt(part), BigInt(0));
+  else if (value.startsWith('0') && value.length > 1) n = BigInt(`0o${value.slice(1)}`);
+  else n = BigInt(value);
+  if (negative) n = -n;
+  return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
 }
 
 /** PyYAML's `construct_yaml_float`. */

@@ -41,7 +41,8 @@ export function verifyReadBack(text: string, intended: unknown, file: string): v
 
 /**
  * The first path at which `actual` differs from `expected`, or undefined when they are the same plain
- * data: same types, same numbers (NaN equals NaN, -0 differs from 0), same strings, same keys in any
+ * data: same types, same numbers (NaN equals NaN, -0 differs from 0, a bigint equals the number of
+ * its value), same strings, same keys in any
  * order; other objects (dates, binary data) are compared as `isDeepStrictEqual` does. Members of `expected` set to `undefined` count as absent, as the writers leave them out.
  */
 export function firstDifference(actual: unknown, expected: unknown, path: PathSegment[] = []): PathSegment[] | undefined {
@@ -65,8 +66,15 @@ export function firstDifference(actual: unknown, expected: unknown, path: PathSe
     }
     return undefined;
   }
+  // A whole number beyond 2^53 is read back as a bigint: equal when the values are.
+  if (typeof actual === 'bigint' || typeof expected === 'bigint') return asBigInt(actual) === asBigInt(expected) ? undefined : path;
   // Scalars, and what a YAML reader may also give (dates, binary data, sets): compared whole.
   return isDeepStrictEqual(actual, expected) ? undefined : path;
+}
+
+function asBigInt(value: unknown): bigint | undefined {
+  if (typeof value === 'bigint') return value;
+  return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

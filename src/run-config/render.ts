@@ -21,8 +21,8 @@ export const LLAMA_STACK_LAYOUT: YamlLayout = { indent: 2, indentSeq: false };
 export const MAX_WRITE_DEPTH = 100;
 
 /**
- * Renders plain data (mappings, lists, strings, numbers, booleans, null) as block YAML ending in a
- * newline, so that llama-stack's reader — PyYAML's `safe_load`, YAML 1.1 — reads back exactly the
+ * Renders plain data (mappings, lists, strings, numbers and bigints, booleans, null) as block YAML
+ * ending in a newline, so that llama-stack's reader — PyYAML's `safe_load`, YAML 1.1 — reads back exactly the
  * same values: strings stay strings with the same characters, numbers keep their value and kind
  * (whole numbers are integers, others floats), booleans stay booleans, keys stay keys.
  *
@@ -32,7 +32,7 @@ export const MAX_WRITE_DEPTH = 100;
  * stable and diffs stay small. Members whose value is `undefined` are left out, as JSON does.
  *
  * @throws UnwritableValueError naming the path of a value that is not plain data (a function, a Date,
- *   a Map, a class instance, a bigint, `undefined` in a list, a cycle, nesting beyond 100 levels)
+ *   a Map, a class instance, `undefined` in a list, a cycle, nesting beyond 100 levels)
  */
 export function renderYaml(value: unknown, layout: YamlLayout = LLAMA_STACK_LAYOUT): string {
   return `${blockLines(value, 0, [], { layout, ancestors: new Set() }).join('\n')}\n`;
@@ -158,7 +158,6 @@ function classify(value: unknown, path: PathSegment[], ancestors: Ancestors, asJ
 
 function describeNonData(value: unknown): string {
   if (value === undefined) return 'undefined';
-  if (typeof value === 'bigint') return `the bigint ${value}n`;
   if (typeof value === 'function') return 'a function';
   if (typeof value === 'symbol') return 'a symbol';
   if (value instanceof Date) return `a date (${Number.isNaN(value.getTime()) ? 'invalid' : value.toISOString()})`;

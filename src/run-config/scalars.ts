@@ -27,10 +27,11 @@ export function formatPath(path: readonly PathSegment[]): string {
   return path.map((p) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`)).join('');
 }
 
-export type ScalarValue = string | number | boolean | null;
+/** A scalar the writers take: a bigint is a whole number too big for a JavaScript number (PyYAML reads it as a Python int). */
+export type ScalarValue = string | number | bigint | boolean | null;
 
 export function isScalarValue(value: unknown): value is ScalarValue {
-  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+  return value === null || ['string', 'number', 'bigint', 'boolean'].includes(typeof value);
 }
 
 /**
@@ -41,6 +42,7 @@ export function renderScalar(value: ScalarValue, asJson: boolean, path: readonly
   if (value === null) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') return formatNumber(value, asJson, path);
+  if (typeof value === 'bigint') return value.toString();
   return asJson || !isPlainSafe(value) ? quoteString(value) : value;
 }
 

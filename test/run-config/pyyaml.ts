@@ -72,6 +72,10 @@ export function pythonDifference(python: unknown, intended: unknown, path = ''):
   if (intended === null || typeof intended === 'boolean' || typeof intended === 'string') {
     return python === intended ? undefined : found();
   }
+  if (typeof intended === 'bigint') {
+    const p = python as { $int?: string } | null;
+    return p?.$int !== undefined && BigInt(p.$int) === intended ? undefined : found();
+  }
   if (typeof intended === 'number') {
     const p = python as { $int?: string; $float?: string } | null;
     if (Number.isInteger(intended) && !Object.is(intended, -0)) {
@@ -126,5 +130,6 @@ function short(key: string): string {
 
 function describe(value: unknown): string {
   if (typeof value === 'number') return Object.is(value, -0) ? 'the number -0' : `the number ${value}`;
+  if (typeof value === 'bigint') return `the integer ${value}`;
   return JSON.stringify(value)?.slice(0, 120) ?? String(value);
 }

@@ -101,6 +101,11 @@ describe('parseUntrustedYaml', () => {
     expect(Object.is(value.g, -0)).toBe(false);
   });
 
+  test('a whole number beyond 2^53 is a bigint, kept exactly as Python keeps it', () => {
+    expect(parseUntrustedYaml('a: 12345678901234567890\nb: -0x1_0000_0000_0000_0000\nc: 9007199254740991\nd: 1:0:0:0:0:0:0:0:0:0\n', CONFIG_LIMITS, where).value)
+      .toEqual({ a: BigInt('12345678901234567890'), b: -(BigInt(2) ** BigInt(64)), c: 9007199254740991, d: BigInt(60) ** BigInt(9) });
+  });
+
   test('refuses a plain = and a plain << outside a key, which PyYAML safe_load cannot load', () => {
     expect(fails('a: =\n', CONFIG_LIMITS)).toContain('a plain "=" is the YAML 1.1 value key, which llama-stack\'s YAML reader (PyYAML safe_load) refuses; quote it: "="');
     expect(fails('a: [x, <<]\n', CONFIG_LIMITS)).toContain('A plain << at line 1, column 8 is the YAML 1.1 merge key outside a key');
