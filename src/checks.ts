@@ -20,6 +20,16 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
 }
 
+/**
+ * A mapping of plain data, as an object literal, `JSON.parse` or a YAML reader makes it: not a list,
+ * and no instance of a class (a Date, a Map, a Set, binary data) either.
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 /** `a.b` from `a` and `b`; `b` alone when the base is empty. */
 export function joinPath(base: string, field: string): string {
   return base === '' ? field : `${base}.${field}`;

@@ -13,6 +13,7 @@ import {
 import { SCRIPT_FILES } from './scripts';
 import { ValidatedProvider } from './validate';
 import { providerKey } from '../run-config/provider-id';
+import { renderJson } from '../run-config/render';
 
 /** Container resource requests and limits, as Kubernetes quantities (`'500m'`, `'2Gi'`, `nvidia.com/gpu: '1'`). */
 export interface ResourceRequirements {
@@ -279,7 +280,7 @@ function installContainer(plan: PodPlan, p: ValidatedProvider): k8s.Container {
       { name: 'PROVIDER_API', value: p.api },
       { name: 'PROVIDER_CRD_SECTION', value: p.section },
       { name: 'INIT_CONTAINER_NAME', value: name },
-      { name: 'PROVIDER_CRD_CONFIG', value: literalEnvValue(JSON.stringify(crdConfig)) },
+      { name: 'PROVIDER_CRD_CONFIG', value: literalEnvValue(renderJson(crdConfig)) },
       { name: 'EXTERNAL_PROVIDERS_DIR', value: EXTERNAL_PROVIDERS_DIR },
       // pip needs a writable home; the image's may not be writable for our uid.
       { name: 'HOME', value: '/tmp' },

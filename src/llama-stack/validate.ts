@@ -10,9 +10,11 @@ import { resolveRelease } from './release';
 import { mergeAtSynthTime, SynthTimeConfig } from './synth-time-merge';
 import { RunConfigError } from '../run-config/errors';
 import { providerIdProblem, providerKey } from '../run-config/provider-id';
+import { verifyReadBack } from '../run-config/read-back';
 import { acceptedSectionsText, LlamaStackRelease, missingApiFix, releaseName } from '../run-config/releases';
-import { renderYaml } from '../run-config/render';
+import { renderJson, renderYaml, UnwritableValueError } from '../run-config/render';
 import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from '../run-config/safe-yaml';
+import { formatPath } from '../run-config/scalars';
 
 /** Longest name: `<name>-service` must stay a 63-character DNS-1035 label. */
 export const MAX_NAME_LENGTH = 63 - '-service'.length;
@@ -180,8 +182,32 @@ function validateUserConfig(props: LlamaStackWithProvidersProps, problems: Probl
     problems.add('userConfig.config', 'expected an object (or YAML text) with keys such as version, apis and providers.');
     return undefined;
   }
-  // Quoted the way llama-stack's YAML 1.1 reader needs (`on`, `yes` stay strings).
-  return renderYaml(u.config);
+  // Written so that llama-stack's YAML 1.1 reader reads the same values (`on`, `yes`, `1e-7` stay strings).
+  try {
+    const text = renderYaml(u.config);
+    verifyReadBack(text, u.config, 'userConfig.config (rendered as YAML)');
+    return text;
+  } catch (e) {
+    if (!(e instanceof UnwritableValueError)) throw e;
+    problems.add(`userConfig.config${formatPath(e.path)}`, `${e.found} cannot be written into the config llama-stack reads: ${e.fix}.`);
+    return undefined;
+  }
+}
+
+/**
+ * A provider's config reaches the pod as JSON (its install init container writes it to
+ * crd-config.yaml, which the merge reads) and the merged config as YAML: it must be plain data that
+ * both carry unchanged. Checked on the config as given, before secret references are resolved.
+ */
+function checkWritable(config: unknown, field: string, label: string, problems: ProblemCollector): boolean {
+  try {
+    renderJson(config);
+    return true;
+  } catch (e) {
+    if (!(e instanceof UnwritableValueError)) throw e;
+    problems.add(`${field}${formatPath(e.path)}`, `${e.found} in the config of ${label} cannot be passed to the pod: ${e.fix}.`);
+    return false;
+  }
 }
 
 function validateProviders(
@@ -215,7 +241,7 @@ function validateProviders(
       problems.add(`${p.field}.imagePullPolicy`, `'${imagePullPolicy}' is not a pull policy (${label}): expected one of ${IMAGE_PULL_POLICIES.join(', ')}.`);
     }
     let resolved: ValidatedProvider = { ...p, secretEnv: [] };
-    if (config !== undefined) {
+    if (config !== undefined && checkWritable(config, `${p.field}.config`, label, problems)) {
       const r = resolveProviderConfig(providerId, config, p.field, problems, warn);
       resolved = { ...p, config: r.config, secretEnv: r.secretEnv };
       for (const env of r.secretEnv) {

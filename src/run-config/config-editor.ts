@@ -1,6 +1,6 @@
 import { Document, isMap, isScalar, isSeq, Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
 import { PlainMap } from './fields';
-import { indentBlock, LLAMA_STACK_LAYOUT, renderYaml, YamlLayout } from './render';
+import { indentBlock, LLAMA_STACK_LAYOUT, PathSegment, renderYaml, UnwritableValueError, YamlLayout } from './render';
 import { afterLine, columnOf, lineStart, TextEdits } from './text-edits';
 
 /** What happens to one API's provider list. */
@@ -26,7 +26,8 @@ export class UneditableLayoutError extends Error {
   /** The part, e.g. `providers`. */
   public readonly path: string;
 
-  public constructor(path: string) {
+  public constructor(at: readonly PathSegment[]) {
+    const path = at.length === 0 ? 'the top level' : at.join('.');
     super(`${path} is written with an explicit key ('? key') or a key that does not start its line`);
     this.name = 'UneditableLayoutError';
     this.path = path;
@@ -46,6 +47,7 @@ export class UneditableLayoutError extends Error {
  * @param plan the changes
  * @param expected the merged config as plain data (the source of re-rendered values)
  * @throws UneditableLayoutError when a part to change uses explicit keys or keys that do not start their line
+ * @throws UnwritableValueError when a value of the base config in a part it rewrites cannot be written back
  */
 export function applyConfigEdits(text: string, doc: Document.Parsed, plan: ConfigEditPlan, expected: PlainMap): string {
   return new ConfigEditor(text, doc.contents, expected).apply(doc, plan);
@@ -67,7 +69,7 @@ class ConfigEditor {
       // An empty document (perhaps only comments): the merged content goes before any `...` end marker.
       const [, contentEnd, docEnd] = doc.range;
       const marker = this.text.slice(contentEnd, docEnd).trimStart().startsWith('...') ? this.text.indexOf('...', contentEnd) : -1;
-      this.edits.insertLines(marker >= 0 ? marker : this.text.length, renderYaml(this.expected, this.layout));
+      this.edits.insertLines(marker >= 0 ? marker : this.text.length, this.render(this.expected, []));
       return this.edits.apply();
     }
     if (root.flow) {
@@ -78,12 +80,12 @@ class ConfigEditor {
     this.editApisList(root, plan.enableApis);
     const providersPair = findPair(root, 'providers');
     if (!providersPair) {
-      this.insertIntoMap(root, 'the top level', { providers: expectedProviders });
+      this.insertIntoMap(root, [], { providers: expectedProviders });
       return this.edits.apply();
     }
     const providers = providersPair.value;
     if (!isMap(providers) || providers.flow || providers.items.length === 0) {
-      this.replaceValue(providersPair, 'providers', expectedProviders, this.layout.indent);
+      this.replaceValue(providersPair, ['providers'], expectedProviders, this.layout.indent);
       return this.edits.apply();
     }
 
@@ -95,30 +97,30 @@ class ConfigEditor {
       if (!pair) {
         newSections[section.api] = expectedProviders[section.api];
       } else if (!isSeq(list) || !dashes || list.items.length === 0) {
-        this.replaceValue(pair, `providers.${section.api}`, expectedProviders[section.api], this.layout.indentSeq ? this.layout.indent : 0);
+        this.replaceValue(pair, ['providers', section.api], expectedProviders[section.api], this.layout.indentSeq ? this.layout.indent : 0);
       } else {
-        this.editBlockList(list, dashes, section);
+        this.editBlockList(list, dashes, section, ['providers', section.api]);
       }
     }
     if (Object.keys(newSections).length > 0) {
-      this.insertIntoMap(providers, 'providers', newSections);
+      this.insertIntoMap(providers, ['providers'], newSections);
     }
     return this.edits.apply();
   }
 
   /** Removes and appends entries of a block sequence in place. */
-  private editBlockList(list: YAMLSeq, dashes: readonly number[], section: SectionEdit): void {
+  private editBlockList(list: YAMLSeq, dashes: readonly number[], section: SectionEdit, at: PathSegment[]): void {
     for (const index of section.removeIndexes) {
       // From the start of the item's `-` line (comments above it stay: they may describe the section)
       // to the end of the item, including comments indented under it.
       this.edits.delete(lineStart(this.text, dashes[index]), this.endOfContent(valueEnd(list.items[index])));
     }
-    this.appendToBlockList(list, dashes, section.add);
+    this.appendToBlockList(list, dashes, section.add, at);
   }
 
-  private appendToBlockList(list: YAMLSeq, dashes: readonly number[], items: readonly unknown[]): void {
+  private appendToBlockList(list: YAMLSeq, dashes: readonly number[], items: readonly unknown[], at: PathSegment[]): void {
     const last = list.items[list.items.length - 1];
-    this.edits.insertLines(this.endOfContent(valueEnd(last)), indentBlock(renderYaml(items, this.layout), columnOf(this.text, dashes[0])));
+    this.edits.insertLines(this.endOfContent(valueEnd(last)), indentBlock(this.render(items, at), columnOf(this.text, dashes[0])));
   }
 
   /** Appends API names to a top-level `apis` list, so that llama-stack serves the new sections. */
@@ -128,22 +130,22 @@ class ConfigEditor {
     if (names.length === 0 || !pair || !isSeq(list) || list.items.length === 0) return;
     const dashes = list.flow ? undefined : this.blockDashes(list);
     if (dashes) {
-      this.appendToBlockList(list, dashes, names);
+      this.appendToBlockList(list, dashes, names, ['apis']);
     } else if (list.flow) {
       // `apis: [a, b]` → `apis: [a, b, c]`: right after the last item, so that a closing bracket on a line
       // of its own, a trailing comma or a comment stay as they are.
       this.edits.insert(valueEnd(list.items[list.items.length - 1]), `, ${names.join(', ')}`);
     } else {
-      this.replaceValue(pair, 'apis', this.expected.apis, this.layout.indentSeq ? this.layout.indent : 0);
+      this.replaceValue(pair, ['apis'], this.expected.apis, this.layout.indentSeq ? this.layout.indent : 0);
     }
   }
 
   /** Adds keys after the last line of a block mapping's content, at its keys' column. */
-  private insertIntoMap(map: YAMLMap, path: string, entries: PlainMap): void {
-    const column = this.mapColumn(map, path);
+  private insertIntoMap(map: YAMLMap, at: PathSegment[], entries: PlainMap): void {
+    const column = this.mapColumn(map, at);
     const last = map.items[map.items.length - 1] as Pair;
     const end = this.endOfContent(Math.max(valueEnd(last.key), valueEnd(last.value)));
-    this.edits.insertLines(end, indentBlock(renderYaml(entries, this.layout), column));
+    this.edits.insertLines(end, indentBlock(this.render(entries, at), column));
   }
 
   /**
@@ -151,9 +153,9 @@ class ConfigEditor {
    * `offset` past the key: the old value's text is removed from the key's line (a trailing comment
    * stays) and the block follows that line.
    */
-  private replaceValue(pair: Pair, path: string, value: unknown, offset: number): void {
-    const column = this.keyColumn(pair, path) + offset;
-    const block = indentBlock(renderYaml(value, this.layout), column);
+  private replaceValue(pair: Pair, at: PathSegment[], value: unknown, offset: number): void {
+    const column = this.keyColumn(pair, at) + offset;
+    const block = indentBlock(this.render(value, at), column);
     const node = pair.value as Node | null;
     if (!node?.range) {
       this.edits.insertLines(this.endOfContent(valueEnd(pair.key)), block);
@@ -168,10 +170,24 @@ class ConfigEditor {
     this.edits.insertLines(this.endOfContent(end), block);
   }
 
+  /**
+   * New block YAML for `value`, which sits at `at` in the config. A value read from the base config
+   * that cannot be written back (e.g. a date in a flow-style section the merge rewrites) is reported
+   * at its full path.
+   */
+  private render(value: unknown, at: readonly PathSegment[]): string {
+    try {
+      return renderYaml(value, this.layout);
+    } catch (e) {
+      if (e instanceof UnwritableValueError) throw new UnwritableValueError([...at, ...e.path], e.found, e.fix);
+      throw e;
+    }
+  }
+
   /** A flow-style document (`{}` or `{version: 2}`) is rewritten whole in block style. */
   private replaceDocument(root: YAMLMap): void {
     const [start, end] = root.range!;
-    const block = renderYaml(this.expected, this.layout);
+    const block = this.render(this.expected, []);
     // A block mapping cannot share a line with `---`; the block's own newline is dropped when the line ends anyway.
     const prefix = this.text.slice(lineStart(this.text, start), start).trim() === '' ? '' : '\n';
     this.edits.delete(start, end);
@@ -211,16 +227,16 @@ class ConfigEditor {
   }
 
   /** Column of a pair's key, which must be a plain key starting its line. */
-  private keyColumn(pair: Pair, path: string): number {
+  private keyColumn(pair: Pair, at: PathSegment[]): number {
     const column = this.lineKeyColumn(pair);
-    if (column === undefined) throw new UneditableLayoutError(path);
+    if (column === undefined) throw new UneditableLayoutError(at);
     return column;
   }
 
   /** Column of a block mapping's keys, which must all be plain keys starting their lines. */
-  private mapColumn(map: YAMLMap, path: string): number {
+  private mapColumn(map: YAMLMap, at: PathSegment[]): number {
     const columns = (map.items as Pair[]).map((p) => this.lineKeyColumn(p));
-    if (columns.some((c) => c === undefined || c !== columns[0])) throw new UneditableLayoutError(path);
+    if (columns.some((c) => c === undefined || c !== columns[0])) throw new UneditableLayoutError(at);
     return columns[0]!;
   }
 

@@ -1,22 +1,68 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+/** An input larger than the limit of its kind: reported, not read further. */
+export class InputTooLargeError extends Error {
+  public readonly path: string;
+  public readonly limit: number;
+
+  public constructor(file: string, limit: number) {
+    super(`${file} is larger than ${limit} bytes`);
+    this.name = 'InputTooLargeError';
+    this.path = file;
+    this.limit = limit;
+  }
+}
+
 /**
- * Reads a file as UTF-8, at most one byte past `maxBytes`: a huge file is never loaded whole, and the
- * parser's size check then reports it. Throws the file system's error as is.
+ * Reads a file as UTF-8 until its end, in chunks, whatever its kind: a regular file, or a pipe, FIFO,
+ * socket or `/dev/stdin`, whose size the file system reports as 0. Stops as soon as more than
+ * `maxBytes` have come, so a huge input is never loaded whole.
+ *
+ * @throws InputTooLargeError beyond `maxBytes`; the file system's error as is otherwise
  */
 export function readTextCapped(file: string, maxBytes: number): string {
-  const fd = fs.openSync(file, 'r');
+  const { fd, owned } = openForReading(file);
   try {
-    const buffer = Buffer.alloc(Math.min(fs.fstatSync(fd).size, maxBytes) + 1);
-    let length = 0;
-    for (let n = -1; n !== 0 && length < buffer.length;) {
-      n = fs.readSync(fd, buffer, length, buffer.length - length, null);
-      length += n;
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(Math.min(64 * 1024, maxBytes + 1 - total));
+      const n = readSome(fd, chunk);
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      total += n;
+      if (total > maxBytes) throw new InputTooLargeError(file, maxBytes);
     }
-    return buffer.subarray(0, length).toString('utf8');
+    // Decoded once whole: a character split between two chunks stays one character.
+    return Buffer.concat(chunks).toString('utf8');
   } finally {
-    fs.closeSync(fd);
+    if (owned) fs.closeSync(fd);
+  }
+}
+
+/**
+ * Opens `file`; `/dev/stdin` that cannot be opened because standard input is a socket (as Node's
+ * child processes get, ENXIO) is read from descriptor 0 itself.
+ */
+function openForReading(file: string): { fd: number; owned: boolean } {
+  try {
+    return { fd: fs.openSync(file, 'r'), owned: true };
+  } catch (e) {
+    if (file === '/dev/stdin' && (e as NodeJS.ErrnoException).code === 'ENXIO') return { fd: 0, owned: false };
+    throw e;
+  }
+}
+
+/** One read; on a non-blocking descriptor with nothing to read yet (EAGAIN), waits a little and tries again. */
+function readSome(fd: number, buffer: Buffer): number {
+  for (;;) {
+    try {
+      return fs.readSync(fd, buffer, 0, buffer.length, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
   }
 }
 
@@ -76,6 +122,9 @@ function syncDirectory(dir: string): void {
 
 /** `ENOENT` and friends in words. */
 export function describeFsError(e: unknown): string {
+  if (e instanceof InputTooLargeError) {
+    return `${e.path} is larger than the limit of ${e.limit} bytes (${e.limit / 1024} KiB); it was not read further.`;
+  }
   const err = e as NodeJS.ErrnoException;
   const what = err.path ?? 'The path';
   switch (err.code) {

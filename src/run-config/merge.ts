@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { isAlias, isMap, isNode, Node, visit } from 'yaml';
 import { isRecord } from '../checks';
 import { LlamaStackApi } from './apis';
@@ -8,8 +7,11 @@ import { RunConfigError, RunConfigIssue } from './errors';
 import { buildExtraProviders, ResolvedExternalProvider, providerEntry } from './external-providers';
 import { describe } from './fields';
 import { PROVIDER_METADATA_FILE } from './provider-metadata';
+import { verifyReadBack } from './read-back';
 import { DEFAULT_LLAMA_STACK_VERSION, LlamaStackRelease, requireRelease } from './releases';
+import { UnwritableValueError } from './render';
 import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from './safe-yaml';
+import { formatPath } from './scalars';
 
 /** Options of {@link mergeRunConfig}. */
 export interface MergeOptions {
@@ -112,7 +114,7 @@ export function mergeRunConfig(
   const extraProvidersText = buildExtraProviders(providers, release.version);
   const merged = mergeIntoBase(baseConfigText, providers, options.baseConfigSource ?? 'base config', release);
   // Checked once the base document is out of scope, so that the two parses do not share memory.
-  if (merged.configText !== baseConfigText) verifyMerged(merged.configText, merged.expected);
+  if (merged.configText !== baseConfigText) verifyReadBack(merged.configText, merged.expected, 'the merged config');
   return {
     llamaStackVersion: release.version,
     configText: merged.configText,
@@ -207,6 +209,17 @@ function editBase(text: string, parsed: ParsedYaml, plan: ConfigEditPlan, expect
   try {
     return applyConfigEdits(text, parsed.doc, plan, expected);
   } catch (e) {
+    if (e instanceof UnwritableValueError) {
+      const where = formatPath(e.path).replace(/^\./, '');
+      throw new RunConfigError([{
+        title: 'Cannot merge external providers into the base config',
+        source,
+        details: [`The merge rewrites the part of the base config holding ${where} (written in flow style or empty), `
+          + `but ${e.found} there cannot be written back so that llama-stack reads the same value.`],
+        resolution: 'Write that part of the base config in block style, one "key:" at the start of each line, so that the merge '
+          + `edits it in place instead of rewriting it; or ${e.fix}.`,
+      }]);
+    }
     if (!(e instanceof UneditableLayoutError)) throw e;
     throw new RunConfigError([{
       title: 'Cannot merge external providers into the base config',
@@ -335,17 +348,3 @@ function usedAnchorIn(node: unknown, aliasNames: ReadonlySet<string>): string | 
   return found;
 }
 
-/** Reads the merged text back and compares it with the intended result: a mismatch is a bug, never shipped. */
-function verifyMerged(configText: string, expected: unknown): void {
-  // The input was checked against the limits; what the merge adds to it is bounded by the providers.
-  const limits = { ...CONFIG_LIMITS, maxBytes: Number.MAX_SAFE_INTEGER, maxNodes: Number.MAX_SAFE_INTEGER, maxDepth: CONFIG_LIMITS.maxDepth * 2 };
-  let actual: unknown;
-  try {
-    actual = parseUntrustedYaml(configText, limits, { source: 'merged config', resolution: '' }).value;
-  } catch (e) {
-    throw new Error(`internal error: the merged config does not parse; please report this with the base config.\n${(e as Error).message}`);
-  }
-  if (!isDeepStrictEqual(actual, expected)) {
-    throw new Error('internal error: the merged config does not read back as the intended merge; please report this with the base config.');
-  }
-}

@@ -1,6 +1,7 @@
-import { CST, isAlias, isCollection, isPair, isScalar, Lexer, LineCounter, Node, parseAllDocuments, parseDocument } from 'yaml';
+import { CST, isAlias, isCollection, isPair, isScalar, Lexer, LineCounter, Node, parseAllDocuments, parseDocument, visit } from 'yaml';
 import type { Document, Tags } from 'yaml';
 import { RunConfigError } from './errors';
+import { asPyYamlReads, PYYAML_ONLY_LINE_BREAKS } from './pyyaml-schema';
 
 /**
  * Bounds for one untrusted YAML input. Provider metadata comes from third-party images and the base
@@ -56,16 +57,20 @@ export interface ParsedYaml {
  * Parses untrusted YAML within limits. Rejects more than one document, syntax errors (with line and
  * column), duplicate keys, nesting deeper than the limit and alias expansion beyond the limit.
  *
- * YAML 1.1 is used because the other reader of these files is llama-stack, through PyYAML, a YAML 1.1
- * parser: `on`, `yes` and `<<` merge keys must mean here what they mean there.
+ * The file is read as llama-stack reads it, with the implicit types of PyYAML's `safe_load` (YAML 1.1):
+ * `on` and `yes` are booleans, `<<` merges, `1e-7` (no dot) and `y` are strings. What PyYAML cannot
+ * load or would read otherwise is refused: a plain `=`, a plain `<<` that is not a key, and NEL, LINE
+ * SEPARATOR or PARAGRAPH SEPARATOR outside escapes (line breaks to PyYAML only).
  */
 export function parseUntrustedYaml(text: string, limits: YamlLimits, where: YamlSource): ParsedYaml {
   const fail = failWith(where);
   checkText(text, limits, fail);
-  const docs = parseDocuments(text, limits, fail);
+  checkLineBreaks(text, fail);
+  const docs = parseDocuments(text, limits, fail, false, asPyYamlReads);
   if (docs.length > 1) {
     fail([`The file holds ${docs.length} YAML documents (separated by '---'); exactly one is expected.`]);
   }
+  if (docs[0]) checkMergeValues(docs[0], fail);
   return docs[0] ?? { doc: parseDocument('', { version: '1.1' }), value: null, lineCounter: new LineCounter() };
 }
 
@@ -106,6 +111,38 @@ function checkText(text: string, limits: YamlLimits, fail: (details: string[]) =
   }
   if (shape.nodes > limits.maxNodes) {
     fail([`The document holds more than ${limits.maxNodes} keys, values and list items, the limit that bounds the memory of the merge.`]);
+  }
+}
+
+/** NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR break lines for PyYAML only: the two readers would disagree. */
+function checkLineBreaks(text: string, fail: (details: string[]) => never): void {
+  const found = PYYAML_ONLY_LINE_BREAKS.exec(text);
+  if (found) {
+    const code = found[0].charCodeAt(0);
+    const escape = code === 0x85 ? '\\N' : code === 0x2028 ? '\\L' : '\\P';
+    fail([`Character U+${code.toString(16).toUpperCase().padStart(4, '0')} at ${positionOf(text, found.index)} is a line break for `
+      + 'llama-stack\'s YAML reader (PyYAML), so the file would not mean there what it means here. Inside a double-quoted '
+      + `string write it as the escape ${escape}; elsewhere remove it.`]);
+  }
+}
+
+/**
+ * PyYAML resolves a plain `<<` anywhere to the merge type, which `safe_load` can only use as a mapping
+ * key: elsewhere it refuses the file, where this parser would read the string "<<".
+ */
+function checkMergeValues(parsed: ParsedYaml, fail: (details: string[]) => never): void {
+  let offset: number | undefined;
+  visit(parsed.doc, {
+    Scalar: (key, node) => {
+      if (key === 'key' || node.type !== 'PLAIN' || node.source !== '<<') return undefined;
+      offset = node.range?.[0] ?? 0;
+      return visit.BREAK;
+    },
+  });
+  if (offset !== undefined) {
+    const { line, col } = parsed.lineCounter.linePos(offset);
+    fail([`A plain << at line ${line}, column ${col} is the YAML 1.1 merge key outside a key, which llama-stack's YAML reader `
+      + '(PyYAML safe_load) refuses; quote it: "<<".']);
   }
 }
 

@@ -104,5 +104,5 @@ test('a huge file is refused without being read whole', () => {
   fs.closeSync(fd);
   const result = runNode(cli, p.args, { maxOldSpaceMb: HEAP_MB, workDir: work });
   expectCleanFailure(result, p.output);
-  expect(result.stderr).toContain('the limit is 1048576 bytes');
+  expect(result.stderr).toContain('is larger than the limit of 1048576 bytes (1024 KiB); it was not read further.');
 });

@@ -5,8 +5,13 @@ import { UsageError } from '../../src/cli/io';
 import { runCli } from '../../src/cli/main';
 import { mergeConfigCommand } from '../../src/cli/merge-config-command';
 import { providerKey } from '../../src/run-config/provider-id';
+import { firstDifference } from '../../src/run-config/read-back';
+import { CONFIG_LIMITS, parseUntrustedYaml } from '../../src/run-config/safe-yaml';
 import { recordingIo } from '../run-config/cli-io';
 import { metadataYaml, provider, readFixture, removeTempDirs, tempDir, writeMetadataDir } from '../run-config/helpers';
+import { hostileConfig } from '../run-config/hostile-values';
+import { pythonDifference, pythonLoad, pyyamlSupport } from '../run-config/pyyaml';
+import { describeWhen } from '../sandbox/host';
 
 afterAll(removeTempDirs);
 
@@ -318,5 +323,61 @@ describe('kube-inference merge-config: usage', () => {
     expect(help.out()).toContain('Usage: kube-inference merge-config');
     const bad = recordingIo('/');
     expect(await runCli(['merge-config', '--nope'], bad)).toBe(2);
+  });
+});
+
+describe('kube-inference merge-config: values llama-stack\'s YAML 1.1 reader would read otherwise', () => {
+  const config = hostileConfig({ json: true });
+  const read = (file: string): any => parseUntrustedYaml(fs.readFileSync(file, 'utf8'), CONFIG_LIMITS, { source: file, resolution: '' }).value;
+
+  async function mergeHostile() {
+    const pod = podVolumes();
+    writeMetadataDir(pod.metadata, [provider('hostile', { config }), provider('guard', { api: 'safety', providerType: 'inline::g', config: { '<<': 'yes', 'n': 1e-7 } })]);
+    const result = await run(pod.args);
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    return { config: path.join(pod.output, 'config.yaml'), extra: path.join(pod.output, 'extra-providers.yaml') };
+  }
+
+  test('provider configs of hostile values, passed in crd-config.yaml, read back unchanged from both outputs', async () => {
+    const files = await mergeHostile();
+    expect(firstDifference(read(files.config).providers.inference.at(-1).config, config)).toBeUndefined();
+    expect(firstDifference(read(files.config).providers.safety.at(-1).config, { '<<': 'yes', 'n': 1e-7 })).toBeUndefined();
+    expect(firstDifference(read(files.extra).providers.inference[0].config, config)).toBeUndefined();
+  });
+
+  describeWhen('read by real PyYAML', pyyamlSupport(), 'python3 with PyYAML', () => {
+    test('config.yaml and extra-providers.yaml', async () => {
+      const files = await mergeHostile();
+      const [merged, extra] = pythonLoad([fs.readFileSync(files.config, 'utf8'), fs.readFileSync(files.extra, 'utf8')]).map((r) => r.value as any);
+      const list = (doc: any, api: string) => doc.$map.find(([k]: [string]) => k === 'providers')[1].$map.find(([k]: [string]) => k === api)[1];
+      const entry = { provider_id: 'hostile', provider_type: 'remote::custom-vllm', module: 'acme_custom.vllm', config };
+      expect(pythonDifference(list(merged, 'inference').at(-1), entry)).toBeUndefined();
+      expect(pythonDifference(list(merged, 'safety').at(-1).$map[3][1], { '<<': 'yes', 'n': 1e-7 })).toBeUndefined();
+      expect(pythonDifference(list(extra, 'inference')[0], entry)).toBeUndefined();
+    });
+  });
+
+  test('a provider setting that cannot be written (a date in a hand-written crd-config.yaml) names the provider and the key', async () => {
+    const pod = podVolumes();
+    writeMetadataDir(pod.metadata, [provider('p', { image: 'quay.io/acme/p:1' })]);
+    fs.writeFileSync(path.join(pod.metadata, 'p', 'crd-config.yaml'),
+      'providerId: p\napi: inference\ncrdSection: inference\nimage: quay.io/acme/p:1\norder: 0\nconfig:\n  since: 2024-01-01\n');
+    const result = await run(pod.args);
+    expect(result.code).toBe(1);
+    expect(outputs(pod.output)).toEqual([]);
+    expect(result.err).toContain("ERROR: Provider settings that cannot be written into the config\n\nProvider 'p' (image: quay.io/acme/p:1)");
+    expect(result.err).toContain('config.since: a date (2024-01-01T00:00:00.000Z) cannot be written so that llama-stack reads the same value.');
+  });
+
+  test('a crd-config.yaml with a raw LINE SEPARATOR (JSON.stringify leaves it raw) is refused, naming the character', async () => {
+    const pod = podVolumes();
+    writeMetadataDir(pod.metadata, [provider('p')]);
+    fs.writeFileSync(path.join(pod.metadata, 'p', 'crd-config.yaml'),
+      JSON.stringify({ providerId: 'p', api: 'inference', crdSection: 'inference', image: 'quay.io/acme/p:1', order: 0, config: { s: 'a\u2028b' } }));
+    const result = await run(pod.args);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('Character U+2028 at line 1, column');
+    expect(result.err).toContain("is a line break for llama-stack's YAML reader (PyYAML)");
   });
 });

@@ -4,6 +4,11 @@ import { Testing } from 'cdk8s';
 import { parse } from 'yaml';
 import { errorOf, find, podSpec, render } from './helpers';
 import { LlamaStackWithProviders, providerKey, warningsOf } from '../../src';
+import { firstDifference } from '../../src/run-config/read-back';
+import { CONFIG_LIMITS, parseUntrustedYaml } from '../../src/run-config/safe-yaml';
+import { hostileConfig } from '../run-config/hostile-values';
+import { pythonDifference, pythonLoad, pyyamlSupport, pyyamlValue } from '../run-config/pyyaml';
+import { describeWhen } from '../sandbox/host';
 
 const METADATA_FILE = join(__dirname, '..', 'fixtures', 'provider-metadata', 'custom-vllm.yaml');
 const SAFETY_METADATA = {
@@ -143,5 +148,59 @@ describe('metadata checked at synth time, merge still in the pod', () => {
     const bad = { ...SAFETY_METADATA, spec: { ...SAFETY_METADATA.spec, providerType: 'custom' } };
     expect(errorOf({ ...PROPS, externalProviders: { safety: [{ providerId: 'p', image: 'quay.io/a:1', metadata: bad }] } }))
       .toMatch(/externalProviders\.safety\[0\]\.metadata: .*providerType/);
+  });
+});
+
+describe('values llama-stack\'s YAML 1.1 reader would read otherwise', () => {
+  const config = hostileConfig({ json: true });
+  const read = (text: string): any => parseUntrustedYaml(text, CONFIG_LIMITS, { source: 'test', resolution: '' }).value;
+  const hostileProps = {
+    ...PROPS,
+    externalProviders: { ...PROPS.externalProviders, inference: [{ ...PROPS.externalProviders.inference[0], config }] },
+  };
+
+  test('a provider config of hostile values is merged at synth time and reads back unchanged', () => {
+    const data = find(render(hostileProps).filter((m) => m.metadata.name === 'stack-config'), 'ConfigMap').data;
+    expect(firstDifference(read(data['config.yaml']).providers.inference[0].config, config)).toBeUndefined();
+    expect(firstDifference(read(data['extra-providers.yaml']).providers.inference[0].config, config)).toBeUndefined();
+  });
+
+  test('a user config given as an object is written so that it reads back unchanged', () => {
+    const user = { version: 2, providers: {}, hostile: hostileConfig() };
+    const data = find(render({ distribution: { name: 'starter' }, userConfig: { config: user } }), 'ConfigMap').data;
+    expect(firstDifference(read(data['config.yaml']), user)).toBeUndefined();
+  });
+
+  describeWhen('read by real PyYAML', pyyamlSupport(), 'python3 with PyYAML', () => {
+    test('the ConfigMap of the synth-time merge: config.yaml and extra-providers.yaml', () => {
+      const data = find(render(hostileProps).filter((m) => m.metadata.name === 'stack-config'), 'ConfigMap').data;
+      const [merged, extra] = pythonLoad([data['config.yaml'], data['extra-providers.yaml']]).map((r) => r.value as any);
+      const inference = (doc: any) => doc.$map.find(([k]: [string]) => k === 'providers')[1].$map.find(([k]: [string]) => k === 'inference')[1][0];
+      const entry = { provider_id: 'ollama', provider_type: 'remote::custom_vllm', module: 'acme_vllm_provider', config };
+      expect(pythonDifference(inference(merged), entry)).toBeUndefined();
+      expect(pythonDifference(inference(extra), entry)).toBeUndefined();
+    });
+
+    test('the ConfigMap of a user config given as an object', () => {
+      const user = { version: 2, providers: {}, hostile: hostileConfig() };
+      const data = find(render({ distribution: { name: 'starter' }, userConfig: { config: user } }), 'ConfigMap').data;
+      expect(pythonDifference(pyyamlValue(data['config.yaml']), user)).toBeUndefined();
+    });
+  });
+
+  test.each<[string, unknown, string]>([
+    ['infinity', { threshold: Infinity }, 'externalProviders.inference[0].config.threshold: the number Infinity in the config of provider \'ollama\' (image quay.io/acme/vllm-provider:1.2.0) cannot be passed to the pod: JSON carries only finite numbers'],
+    ['NaN in a list', { weights: [1, NaN] }, 'externalProviders.inference[0].config.weights[1]: the number NaN'],
+    ['a date', { since: new Date('2024-01-01T00:00:00Z') }, 'externalProviders.inference[0].config.since: a date (2024-01-01T00:00:00.000Z) in the config of provider \'ollama\''],
+    ['a Map', { headers: new Map([['a', 'b']]) }, 'externalProviders.inference[0].config.headers: an object of class Map'],
+    ['a cycle', (() => { const c: any = { a: {} }; c.a.back = c; return c; })(), 'externalProviders.inference[0].config.a.back: a value that contains itself (a cycle)'],
+  ])('a provider config value that cannot reach the pod unchanged fails synth (%s)', (_, bad, message) => {
+    const inference = [{ ...PROPS.externalProviders.inference[0], config: bad as any }];
+    expect(errorOf({ ...PROPS, externalProviders: { inference } })).toContain(message);
+  });
+
+  test('a user config object value that cannot be written fails synth, naming its path', () => {
+    expect(errorOf({ distribution: { name: 'starter' }, userConfig: { config: { server: { started: new Date(0) } } } }))
+      .toContain('userConfig.config.server.started: a date (1970-01-01T00:00:00.000Z) cannot be written into the config llama-stack reads: give plain data');
   });
 });

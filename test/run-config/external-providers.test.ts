@@ -135,3 +135,18 @@ Resolution: agents was renamed responses in llama-stack 0.7: move the provider t
       .toEqual(['externalProviders.inference[0]', 'externalProviders.safety[0]', 'externalProviders.inference[1]']);
   });
 });
+
+describe('provider configs that cannot be written', () => {
+  test('a config value that is not plain data (a date from a YAML crd-config.yaml) names the provider and the key', () => {
+    const error = runConfigError(() => checkExternalProviders([provider('p', { image: 'quay.io/p:1', config: { when: { at: new Date(0) } } })]));
+    expect(error.message).toContain('ERROR: Provider settings that cannot be written into the config');
+    expect(error.message).toContain("Provider 'p' (image: quay.io/p:1)");
+    expect(error.message).toContain('config.when.at: a date (1970-01-01T00:00:00.000Z) cannot be written so that llama-stack reads the same value.');
+    expect(error.message).toContain("Resolution: In the provider's config in the LlamaStackWithProviders spec, give plain data");
+  });
+
+  test('infinities are fine in YAML', () => {
+    expect(() => checkExternalProviders([provider('p', { config: { max: Infinity, min: -Infinity, none: NaN } })])).not.toThrow();
+    expect(parse(buildExtraProviders([provider('p', { config: { max: Infinity } })]))).toMatchObject({ providers: { inference: [{ config: { max: Infinity } }] } });
+  });
+});

@@ -6,6 +6,7 @@ import { RunConfigError } from '../../src/run-config/errors';
 import { ResolvedExternalProvider } from '../../src/run-config/external-providers';
 import { providerKey } from '../../src/run-config/provider-id';
 import { parseProviderMetadata } from '../../src/run-config/provider-metadata';
+import { renderJson } from '../../src/run-config/render';
 
 /** The reference configs of real distributions (test inputs copied from shared/reference/llama-stack). */
 export const FIXTURES_DIR = path.join(__dirname, '..', 'fixtures', 'llama-stack');
@@ -68,15 +69,20 @@ export function provider(providerId: string, options: ProviderOptions = {}): Res
   };
 }
 
-/** Runs `fn` and returns the RunConfigError it throws (failing the test when it throws nothing else). */
-export function runConfigError(fn: () => unknown): RunConfigError {
+/** Runs `fn` and returns the error of class `type` it throws (failing the test when it throws nothing or another error). */
+export function thrown<E extends Error>(fn: () => unknown, type: new (...args: any[]) => E): E {
   try {
     fn();
   } catch (e) {
-    if (e instanceof RunConfigError) return e;
+    if (e instanceof type) return e;
     throw e;
   }
-  throw new Error('expected a RunConfigError, but nothing was thrown');
+  throw new Error(`expected a ${type.name}, but nothing was thrown`);
+}
+
+/** Runs `fn` and returns the RunConfigError it throws (failing the test when it throws nothing else). */
+export function runConfigError(fn: () => unknown): RunConfigError {
+  return thrown(fn, RunConfigError);
 }
 
 const tempDirs: string[] = [];
@@ -103,7 +109,8 @@ export function writeMetadataDir(dir: string, providers: ReadonlyArray<ResolvedE
       providerType: p.metadata.spec.providerType,
       packageName: p.metadata.spec.packageName,
     }));
-    fs.writeFileSync(path.join(providerDir, 'crd-config.yaml'), JSON.stringify({
+    // As the install init container writes it: the JSON the construct renders with renderJson.
+    fs.writeFileSync(path.join(providerDir, 'crd-config.yaml'), renderJson({
       providerId: p.providerId,
       api: p.api,
       crdSection: p.crdSection,

@@ -1,6 +1,9 @@
 import { parse } from 'yaml';
-import { provider, runConfigError } from './helpers';
+import { provider, readFixture, runConfigError } from './helpers';
+import { hostileConfig } from './hostile-values';
 import { mergeRunConfig } from '../../src/run-config/merge';
+import { firstDifference } from '../../src/run-config/read-back';
+import { CONFIG_LIMITS, parseUntrustedYaml } from '../../src/run-config/safe-yaml';
 
 const ollamaBase = `version: 2
 providers:
@@ -260,5 +263,31 @@ describe('mergeRunConfig: unusable base configs', () => {
 
   test('a problem with a provider list names the provider that needed it', () => {
     expect(fails('providers:\n  inference: 3\n', [provider('a', { image: 'quay.io/x:1' })])).toContain("Provider 'a' (image: quay.io/x:1)");
+  });
+});
+
+describe('mergeRunConfig: values llama-stack\'s YAML 1.1 reader would read otherwise', () => {
+  const read = (text: string): unknown => parseUntrustedYaml(text, CONFIG_LIMITS, { source: 'test', resolution: '' }).value;
+
+  test.each([
+    ['a block base config', readFixture('starter-config-v0.7.1.yaml')],
+    ['a flow-style providers section', 'version: 2\nproviders: {inference: [{provider_id: a, provider_type: "remote::a"}]}\n'],
+    ['a flow-style document', '{version: 2, apis: [inference]}\n'],
+    ['an empty document', '# nothing yet\n'],
+  ])('every hostile config value reads back unchanged, merged into %s', (_, base) => {
+    const config = hostileConfig();
+    const result = mergeRunConfig(base, [provider('hostile', { config }), provider('s', { api: 'safety', providerType: 'inline::s', config: { '<<': '=' } })]);
+    const merged = read(result.configText) as any;
+    expect(firstDifference(merged.providers.inference.at(-1).config, config)).toBeUndefined();
+    expect(firstDifference(merged.providers.safety.at(-1).config, { '<<': '=' })).toBeUndefined();
+    expect(firstDifference((read(result.extraProvidersText) as any).providers.inference[0].config, config)).toBeUndefined();
+  });
+
+  test('a value of the base the merge must rewrite but cannot write back is an error naming its path', () => {
+    const base = 'providers: {inference: [{provider_id: a, provider_type: "remote::a", config: {since: 2024-01-01}}]}\n';
+    const message = runConfigError(() => mergeRunConfig(base, [provider('b')], { baseConfigSource: '/base/config.yaml' })).message;
+    expect(message).toContain('The merge rewrites the part of the base config holding providers.inference[0].config.since (written in flow style or empty), '
+      + 'but a date (2024-01-01T00:00:00.000Z) there cannot be written back so that llama-stack reads the same value.');
+    expect(message).toContain('Resolution: Write that part of the base config in block style');
   });
 });

@@ -78,4 +78,44 @@ describe('parseUntrustedYaml', () => {
     expect(Object.keys(parseUntrustedYaml(text, CONFIG_LIMITS, where).value as object)).toHaveLength(16000);
     expect(Date.now() - started).toBeLessThan(20000);
   });
+
+  test('resolves plain scalars as PyYAML safe_load does, where the yaml library\'s YAML 1.1 schema differs', () => {
+    const text = 'a: y\nb: n\nc: 1e-7\nd: 1.0e-7\ne: .\nf: 09\ng: -0\nh: 0:30\ni: 1:30\nj: 017\nk: 2024-1-1\nl: 2024-01-01\nm: 0o17\nn2: 1.\n';
+    const value = parseUntrustedYaml(text, CONFIG_LIMITS, where).value as Record<string, unknown>;
+    expect(value).toEqual({
+      a: 'y',
+      b: 'n',
+      c: '1e-7',
+      d: 1e-7,
+      e: '.',
+      f: '09',
+      g: 0,
+      h: '0:30',
+      i: 90,
+      j: 15,
+      k: '2024-1-1',
+      l: new Date('2024-01-01T00:00:00Z'),
+      m: '0o17',
+      n2: 1,
+    });
+    expect(Object.is(value.g, -0)).toBe(false);
+  });
+
+  test('a whole number beyond 2^53 is a bigint, kept exactly as Python keeps it', () => {
+    expect(parseUntrustedYaml('a: 12345678901234567890\nb: -0x1_0000_0000_0000_0000\nc: 9007199254740991\nd: 1:0:0:0:0:0:0:0:0:0\n', CONFIG_LIMITS, where).value)
+      .toEqual({ a: BigInt('12345678901234567890'), b: -(BigInt(2) ** BigInt(64)), c: 9007199254740991, d: BigInt(60) ** BigInt(9) });
+  });
+
+  test('refuses a plain = and a plain << outside a key, which PyYAML safe_load cannot load', () => {
+    expect(fails('a: =\n', CONFIG_LIMITS)).toContain('a plain "=" is the YAML 1.1 value key, which llama-stack\'s YAML reader (PyYAML safe_load) refuses; quote it: "="');
+    expect(fails('a: [x, <<]\n', CONFIG_LIMITS)).toContain('A plain << at line 1, column 8 is the YAML 1.1 merge key outside a key');
+    expect(parseUntrustedYaml('a: "="\nb: "<<"\nc: {<<: {x: 1}}\n', CONFIG_LIMITS, where).value).toEqual({ a: '=', b: '<<', c: { x: 1 } });
+  });
+
+  test('refuses NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR, line breaks to PyYAML only; their escapes are fine', () => {
+    expect(fails('a: "x\u2028y"\n', CONFIG_LIMITS)).toContain('Character U+2028 at line 1, column 6 is a line break for llama-stack\'s YAML reader (PyYAML)');
+    expect(fails('# note\u0085\na: 1\n', CONFIG_LIMITS)).toContain('escape \\N');
+    expect(fails('a: x\u2029\n', CONFIG_LIMITS)).toContain('escape \\P');
+    expect(parseUntrustedYaml('a: "x\\Ly\\u2029\\N"\n', CONFIG_LIMITS, where).value).toEqual({ a: 'x\u2028y\u2029\u0085' });
+  });
 });
