@@ -39,7 +39,7 @@ describe('config merged at synth time (every provider\'s metadata and the config
   const config = find(manifests.filter((m) => m.metadata.name === 'stack-config'), 'ConfigMap');
 
   test('the pod installs the providers but runs neither extraction nor merge', () => {
-    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['install-provider-ollama', 'install-provider-trustyai-fms']);
+    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['inspect-distribution', 'install-provider-ollama', 'install-provider-trustyai-fms']);
     expect(pod.volumes.map((v: any) => v.name)).toEqual(['init-scripts', 'external-providers', 'user-config', 'llama-storage']);
   });
 

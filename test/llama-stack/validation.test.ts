@@ -4,6 +4,8 @@ import { ConfigValue, LlamaStackWithProviders, ValidationError, warningsOf } fro
 import { expandRefs } from '../sandbox/pod-runner';
 
 const withProviders = (inference: any[], extra: any = {}) => ({ distribution: { name: 'starter' }, externalProviders: { inference, ...extra } });
+/** The first provider's install container. */
+const installer = (pod: any) => pod.initContainers.find((c: any) => c.name.startsWith('install-provider-'));
 
 describe('validation at synth time', () => {
   test('a provider id that is not a DNS-1123 label names the field, the image and a fix', () => {
@@ -95,7 +97,7 @@ describe('secret references in provider config', () => {
   const pod = podSpec(render(props));
 
   test('the config carries ${env.NAME} and the server reads NAME from the Secret', () => {
-    const install = pod.initContainers[0];
+    const install = installer(pod);
     const crd = JSON.parse(expandRefs(install.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value, new Map()));
     expect(crd.config).toEqual({
       url: 'http://vllm:8000',
@@ -123,8 +125,8 @@ describe('no injection', () => {
   test('hostile config values only reach the installer as data; the commands and scripts never change', () => {
     const plainManifests = render(THREE_PROVIDERS);
     const evilManifests = render(withProviders([{ providerId: 'custom-vllm', image: 'quay.io/acme/vllm-provider:1.2.0', config: { url: hostile } }]));
-    const plain = podSpec(plainManifests).initContainers[0];
-    const evil = podSpec(evilManifests).initContainers[0];
+    const plain = installer(podSpec(plainManifests));
+    const evil = installer(podSpec(evilManifests));
     expect(evil.command).toEqual(plain.command);
     expect(find(evilManifests, 'ConfigMap').data).toEqual(find(plainManifests, 'ConfigMap').data);
     // As the kubelet expands env values: the config arrives exactly as written.
@@ -134,7 +136,7 @@ describe('no injection', () => {
 
   test('"$" in provider config survives Kubernetes env expansion ($$ and $(NAME) are escaped)', () => {
     const config = { password: 'pa$$word', url: 'http://$(PROVIDER_ID):8000' };
-    const install = podSpec(render(withProviders([{ providerId: 'p', image: 'quay.io/a/p:1', config }]))).initContainers[0];
+    const install = installer(podSpec(render(withProviders([{ providerId: 'p', image: 'quay.io/a/p:1', config }]))));
     const raw = install.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value;
     const env = new Map<string, string>(install.env.map((e: any) => [e.name, e.value]));
     expect(JSON.parse(expandRefs(raw, env)).config).toEqual(config);

@@ -282,6 +282,7 @@ describe('start-server.sh', () => {
     fs.mkdirSync(path.join(dir, 'bin'));
     fs.mkdirSync(path.join(dir, 'scripts'));
     fs.copyFileSync(START_SERVER, path.join(dir, 'scripts', 'start-server.sh'));
+    fs.copyFileSync(path.join(path.dirname(START_SERVER), 'find-server-python.sh'), path.join(dir, 'scripts', 'find-server-python.sh'));
     // A preflight that reports which interpreter ran it, and fails on demand.
     fs.writeFileSync(path.join(dir, 'scripts', 'preflight.py'), 'import os, sys\nprint("preflight by", sys.executable)\nsys.exit(int(os.environ.get("FAIL", "0")))\n');
   });

@@ -45,7 +45,7 @@ describeWithSandbox('User Story 1 - deploy custom providers', () => {
     }));
     expect(pod.phase).toBe('Succeeded');
     expect([...pod.initContainers, ...pod.containers].map((c) => `${c.name}:${c.reason}`)).toEqual([
-      'install-provider-acme-echo:Completed', 'extract-distribution-config:Completed', 'merge-config:Completed', 'llama-stack:Completed',
+      'inspect-distribution:Completed', 'install-provider-acme-echo:Completed', 'extract-distribution-config:Completed', 'merge-config:Completed', 'llama-stack:Completed',
     ]);
     expect(pod.container('install-provider-acme-echo').stdout).toContain("Installed 2 package(s) for provider 'acme-echo': acme-echo-provider==0.1.0, acme-text-utils==1.0.0");
 
@@ -125,7 +125,7 @@ describeWithSandbox('User Story 1 - deploy custom providers', () => {
     }));
     expect(pod.phase).toBe('Succeeded');
     const order = ['acme-echo', 'acme-second', 'acme-guard', 'acme-vectors'];
-    expect(pod.initContainers.map((c) => c.name)).toEqual([...order.map((id) => `install-provider-${id}`), 'extract-distribution-config', 'merge-config']);
+    expect(pod.initContainers.map((c) => c.name)).toEqual(['inspect-distribution', ...order.map((id) => `install-provider-${id}`), 'extract-distribution-config', 'merge-config']);
     const starts = pod.initContainers.map((c) => c.startedAtMs!);
     expect([...starts].sort((a, b) => a - b)).toEqual(starts);
 
@@ -197,7 +197,7 @@ describeWithSandbox('User Story 2 - override distribution providers', () => {
     }));
     expect(pod.phase).toBe('Succeeded');
     // No extraction: the user's config is mounted as the base config.
-    expect(pod.initContainers.map((c) => c.name)).toEqual(['install-provider-vllm', 'merge-config']);
+    expect(pod.initContainers.map((c) => c.name)).toEqual(['inspect-distribution', 'install-provider-vllm', 'merge-config']);
     const log = pod.volumeFile('merged-config', 'merge-log.txt');
     expect(log).toContain("WARNING: External provider 'vllm' overrides base provider in API 'inference'");
     const merged = parse(pod.volumeFile('merged-config', 'run.yaml'));

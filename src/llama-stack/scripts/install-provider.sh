@@ -1,6 +1,6 @@
 #!/bin/sh
 # install-provider: runs as the `install-provider-<providerId>` init container, inside the provider's
-# own image (seed 001, "Phase 1: Provider Installation").
+# own image, after the inspect-distribution init container recorded the server's own packages.
 #
 # Every value that comes from the user (provider id, image, config) reaches this script through the
 # environment, never through its text, so no input can change what it runs:
