@@ -131,7 +131,7 @@ describe('LlamaStackWithProviders with external providers', () => {
     expect(cm.metadata.name).toBe('stack-init-scripts');
     expect(Object.keys(cm.data).sort()).toEqual([
       'extract-distribution-config.sh', 'find-server-python.sh', 'inspect-distribution.py', 'inspect-distribution.sh',
-      'install-provider.py', 'install-provider.sh', 'preflight.py', 'provider_packages.py', 'start-server.sh',
+      'install-provider.py', 'install-provider.sh', 'preflight.py', 'provider_loader.py', 'provider_packages.py', 'start-server.sh',
     ]);
     expect(byName('inspect-distribution').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/inspect-distribution.sh']);
     expect(byName('install-provider-ollama').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/install-provider.sh']);

@@ -12,6 +12,7 @@ export const SCRIPT_FILES = {
   extractDistributionConfig: 'extract-distribution-config.sh',
   startServer: 'start-server.sh',
   preflight: 'preflight.py',
+  providerLoader: 'provider_loader.py',
 } as const;
 
 let scripts: Record<string, string> | undefined;
