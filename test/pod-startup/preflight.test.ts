@@ -248,14 +248,13 @@ describe('preflight.py', () => {
   });
 
   test('refuses what the server refuses: no <module>.provider, a dict for a spec, a deprecated spec, a config the class rejects', () => {
+    const deprecated = '{"api": "inference", "provider_type": "remote::old_p", "module": "old_p", "config_class": "old_p.Config", "deprecation_error": "use new-p"}';
     const s = shared()
       .install('flat', IMG, { name: 'flat-p', files: { 'flat_p/__init__.py': 'def get_provider_spec():\n    return None\nasync def get_adapter_impl(c, d):\n    return None\n' } })
       .provider('flat', IMG, { packageName: 'flat_p', providerType: 'remote::flat', api: 'inference' })
       .install('dict', IMG, { name: 'dict-p', files: providerFiles('dict_p', { provider: 'def get_provider_spec():\n    return [{"provider_type": "remote::dict_p"}]\n' }) })
       .provider('dict', IMG, { packageName: 'dict_p', providerType: 'remote::dict_p', api: 'inference' })
-      .install('old', IMG, { name: 'old-p', files: providerFiles('old_p', {
-        spec: '{"api": "inference", "provider_type": "remote::old_p", "module": "old_p", "config_class": "old_p.Config", "deprecation_error": "use new-p"}',
-      }) })
+      .install('old', IMG, { name: 'old-p', files: providerFiles('old_p', { spec: deprecated }) })
       .provider('old', IMG, { packageName: 'old_p', providerType: 'remote::old_p', api: 'inference' })
       .install('strict', IMG, { name: 'strict-p', files: providerFiles('strict_p', { init: 'class Strict:\n    def __init__(self, url):\n        self.url = url\n', spec: '{"api": "inference", "provider_type": "remote::strict_p", "module": "strict_p", "config_class": "strict_p.Strict"}' }) })
       .provider('strict', IMG, { packageName: 'strict_p', providerType: 'remote::strict_p', api: 'inference' });
