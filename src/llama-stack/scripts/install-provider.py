@@ -149,6 +149,12 @@ def remove_staging():
         pass
 
 
+def refuse(headline, title, items, resolution, notes=()):
+    """Fails the install of staged packages: nothing of them reaches the shared directory."""
+    remove_staging()
+    fail(headline, [title] + ["  " + i for i in items] + list(notes), resolution)
+
+
 def check_identity():
     """The provider id and image are recorded in installed-packages.txt: refuse what could forge a line there."""
     if not valid_provider_id(provider_id) or not valid_image(image):
@@ -231,10 +237,9 @@ def main():
     staged = distributions(staging)
     invalid = metadata_problems(staged.values())
     if invalid:
-        remove_staging()
-        fail(
+        refuse(
             "ERROR: Cannot install provider '%s': a wheel has invalid metadata" % provider_id,
-            ["Invalid distributions:"] + ["  " + p for p in invalid],
+            "Invalid distributions:", invalid,
             "Rebuild the wheel with a valid Name and Version in its METADATA; they are recorded in "
             "installed-packages.txt and must be a plain project name and version.",
         )
@@ -243,25 +248,22 @@ def main():
     owners = installed_by()
     plan = plan_install(staged, existing, server, owners)
     if plan.server_conflicts or plan.provider_conflicts:
-        remove_staging()
-        body = ["Conflicting packages:"] + ["  " + c for c in plan.server_conflicts + plan.provider_conflicts] + [""]
-        if plan.server_conflicts:
-            body.append("The server's packages can be found in: " + server_packages)
-        fail(
+        notes = [""] + (["The server's packages can be found in: " + server_packages] if plan.server_conflicts else [])
+        refuse(
             "ERROR: Cannot install provider '%s' due to dependency conflict" % provider_id,
-            body + ["Previously installed packages can be found in: " + manifest],
+            "Conflicting packages:", plan.server_conflicts + plan.provider_conflicts,
             ("A provider runs with the server's own copy of every package the distribution image already has; a "
              "provider image cannot replace them. Build the provider against the distribution's versions (its "
              "requirements must accept them), or use a distribution image whose packages the provider accepts. "
              if plan.server_conflicts else "")
             + "Update provider images to use compatible dependency versions, or reorder providers in the spec if "
             "one provider's dependencies are a superset of another's.",
+            notes + ["Previously installed packages can be found in: " + manifest],
         )
     if plan.missing:
-        remove_staging()
-        fail(
+        refuse(
             "ERROR: Cannot install provider '%s': a dependency wheel for the server's Python is missing from the image" % provider_id,
-            ["Missing:"] + ["  " + m for m in plan.missing],
+            "Missing:", plan.missing,
             "Build the provider image's wheels for the distribution's Python %s (for example `pip download "
             "--python-version %s --only-binary=:all:`), so that every requirement that applies there has a wheel."
             % (server.get("python", "?"), ".".join(server.get("python", "?").split(".")[:2])),
@@ -270,10 +272,9 @@ def main():
     new = [staged[k] for k in plan.install]
     collided = collisions(new, existing, owners, server)
     if collided:
-        remove_staging()
-        fail(
+        refuse(
             "ERROR: Cannot install provider '%s': its packages collide with packages already on the server's path" % provider_id,
-            ["Collisions:"] + ["  " + c for c in collided],
+            "Collisions:", collided,
             "Each import package and file may come from one distribution only. Rename the colliding package in "
             "one of the providers (for example 'acme_common' instead of 'common'), move the shared code into one "
             "distribution that both providers depend on (it is then installed once), or run the providers in "
