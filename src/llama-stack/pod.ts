@@ -110,12 +110,13 @@ function extractsBaseConfig(plan: PodPlan): boolean {
 }
 
 /**
- * The init containers in the order the kubelet must run them (seed 001 "Container Startup Sequence"):
- * one installer per provider in spec order, then, when the merge runs in the pod, the extraction of
- * the distribution's config (only without a user config) and the merge.
+ * The init containers in the order the kubelet must run them: the inspection of the distribution's
+ * own packages, one installer per provider in spec order, then, when the merge runs in the pod, the
+ * extraction of the distribution's config (only without a user config) and the merge.
  */
 export function initContainers(plan: PodPlan): k8s.Container[] {
-  const containers = plan.providers.map((p) => installContainer(plan, p));
+  const containers = plan.providers.length > 0 ? [inspectContainer(plan)] : [];
+  containers.push(...plan.providers.map((p) => installContainer(plan, p)));
   if (extractsBaseConfig(plan)) {
     containers.push(extractContainer(plan));
   }
@@ -215,23 +216,33 @@ function serverEnv(plan: PodPlan, configPath: string | undefined): k8s.EnvVar[] 
   if (configPath) {
     env.push({ name: 'LLAMA_STACK_CONFIG', value: configPath });
   }
-  const userPythonPath = plan.env.find((e) => e.name === 'PYTHONPATH');
-  env.push(...plan.env.filter((e) => plan.providers.length === 0 || e.name !== 'PYTHONPATH'));
-  if (plan.providers.length > 0) {
-    if (userPythonPath?.valueFrom) {
-      // The user's PYTHONPATH comes from a ConfigMap or Secret: keep it under another name and
-      // let Kubernetes expand it after ours.
-      env.push({ ...userPythonPath, name: 'USER_PYTHONPATH' });
-      env.push({ name: 'PYTHONPATH', value: `${PYTHON_PACKAGES_DIR}:$(USER_PYTHONPATH)` });
-    } else {
-      const rest = userPythonPath?.value ? `:${userPythonPath.value}` : '';
-      env.push({ name: 'PYTHONPATH', value: `${PYTHON_PACKAGES_DIR}${rest}` });
-    }
-  }
+  env.push(...userEnv(plan));
   for (const p of plan.providers) {
     for (const s of p.secretEnv) {
       env.push({ name: s.name, valueFrom: { secretKeyRef: { name: s.secretName, key: s.secretKey } } });
     }
+  }
+  return env;
+}
+
+/**
+ * The user's env with, when there are providers, PYTHONPATH starting with the provider packages: what
+ * decides which Python packages the server's interpreter imports.
+ */
+function userEnv(plan: PodPlan): k8s.EnvVar[] {
+  if (plan.providers.length === 0) {
+    return [...plan.env];
+  }
+  const env = plan.env.filter((e) => e.name !== 'PYTHONPATH');
+  const userPythonPath = plan.env.find((e) => e.name === 'PYTHONPATH');
+  if (userPythonPath?.valueFrom) {
+    // The user's PYTHONPATH comes from a ConfigMap or Secret: keep it under another name and
+    // let Kubernetes expand it after ours.
+    env.push({ ...userPythonPath, name: 'USER_PYTHONPATH' });
+    env.push({ name: 'PYTHONPATH', value: `${PYTHON_PACKAGES_DIR}:$(USER_PYTHONPATH)` });
+  } else {
+    const rest = userPythonPath?.value ? `:${userPythonPath.value}` : '';
+    env.push({ name: 'PYTHONPATH', value: `${PYTHON_PACKAGES_DIR}${rest}` });
   }
   return env;
 }
@@ -293,10 +304,37 @@ function installContainer(plan: PodPlan, p: ValidatedProvider): k8s.Container {
   };
 }
 
+/**
+ * Records the distribution's own Python packages (`server-packages.json` in the shared volume) before
+ * any provider is installed, so each installer lets the server's copy of a package serve the provider
+ * and refuses a provider whose requirements the server's versions break. It runs in the distribution
+ * image with the server's interpreter and the server's env (without provider secrets): the same
+ * PYTHONPATH, minus the provider packages, decides what the server imports.
+ */
+function inspectContainer(plan: PodPlan): k8s.Container {
+  return {
+    name: 'inspect-distribution',
+    image: plan.image,
+    imagePullPolicy: plan.imagePullPolicy,
+    command: ['/bin/sh', `${SCRIPTS_DIR}/${SCRIPT_FILES.inspectDistribution}`],
+    env: [
+      ...userEnv(plan),
+      { name: 'EXTERNAL_PROVIDERS_DIR', value: EXTERNAL_PROVIDERS_DIR },
+      { name: 'DISTRIBUTION_IMAGE', value: plan.image },
+    ],
+    volumeMounts: [
+      { name: VOLUMES.scripts, mountPath: SCRIPTS_DIR, readOnly: true },
+      { name: VOLUMES.externalProviders, mountPath: EXTERNAL_PROVIDERS_DIR },
+    ],
+    ...initContainerBasics(plan),
+  };
+}
+
 function extractContainer(plan: PodPlan): k8s.Container {
   return {
     name: 'extract-distribution-config',
     image: plan.image,
+    imagePullPolicy: plan.imagePullPolicy,
     command: ['/bin/sh', `${SCRIPTS_DIR}/${SCRIPT_FILES.extractDistributionConfig}`],
     env: [
       { name: 'CONFIG_SEARCH_PATHS', value: literalEnvValue(plan.distributionConfigPaths.join(':')) },

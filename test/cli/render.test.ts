@@ -27,7 +27,7 @@ describe('kube-inference render', () => {
     const a = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === 'team-a');
     expect(a.spec.replicas).toBe(2);
     expect(a.spec.template.spec.initContainers.map((c: any) => c.name)).toEqual([
-      'install-provider-custom-vllm', 'install-provider-trustyai-fms', 'extract-distribution-config', 'merge-config',
+      'inspect-distribution', 'install-provider-custom-vllm', 'install-provider-trustyai-fms', 'extract-distribution-config', 'merge-config',
     ]);
     // YAML numbers in quantities become Kubernetes quantity strings.
     expect(a.spec.template.spec.containers[0].resources).toEqual({ requests: { cpu: '1', memory: '2Gi' } });

@@ -1,4 +1,5 @@
 import { find, podSpec, render, THREE_PROVIDERS } from './helpers';
+import { ConfigValue } from '../../src';
 
 describe('LlamaStackWithProviders without external providers', () => {
   const manifests = render({ distribution: { name: 'starter' } });
@@ -84,8 +85,9 @@ describe('LlamaStackWithProviders with external providers', () => {
   const server = pod.containers[0];
   const byName = (name: string) => pod.initContainers.find((c: any) => c.name === name);
 
-  test('runs one installer per provider in spec order (section order, then list order), then extract and merge', () => {
+  test('inspects the distribution, runs one installer per provider in spec order (section order, then list order), then extract and merge', () => {
     expect(pod.initContainers.map((c: any) => c.name)).toEqual([
+      'inspect-distribution',
       'install-provider-custom-vllm',
       'install-provider-ollama',
       'install-provider-trustyai-fms',
@@ -102,6 +104,7 @@ describe('LlamaStackWithProviders with external providers', () => {
   test('mounts follow the seed\'s shared volume table, readOnly included', () => {
     const mounts = (name: string) => (name === 'llama-stack' ? server : byName(name)).volumeMounts;
     const scripts = { name: 'init-scripts', mountPath: '/opt/llama-stack/scripts', readOnly: true };
+    expect(mounts('inspect-distribution')).toEqual([scripts, { name: 'external-providers', mountPath: '/opt/llama-stack/external-providers' }]);
     expect(mounts('install-provider-custom-vllm')).toEqual([scripts, { name: 'external-providers', mountPath: '/opt/llama-stack/external-providers' }]);
     expect(mounts('extract-distribution-config')).toEqual([scripts, { name: 'base-config', mountPath: '/opt/llama-stack/base-config' }]);
     expect(mounts('merge-config')).toEqual([
@@ -126,7 +129,11 @@ describe('LlamaStackWithProviders with external providers', () => {
   test('the init scripts are rendered once, into a ConfigMap the init containers run from', () => {
     const cm = find(manifests, 'ConfigMap');
     expect(cm.metadata.name).toBe('stack-init-scripts');
-    expect(Object.keys(cm.data).sort()).toEqual(['extract-distribution-config.sh', 'install-provider.py', 'install-provider.sh', 'preflight.py', 'start-server.sh']);
+    expect(Object.keys(cm.data).sort()).toEqual([
+      'extract-distribution-config.sh', 'find-server-python.sh', 'inspect-distribution.py', 'inspect-distribution.sh',
+      'install-provider.py', 'install-provider.sh', 'preflight.py', 'provider_loader.py', 'provider_packages.py', 'start-server.sh',
+    ]);
+    expect(byName('inspect-distribution').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/inspect-distribution.sh']);
     expect(byName('install-provider-ollama').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/install-provider.sh']);
     expect(byName('extract-distribution-config').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/extract-distribution-config.sh']);
     expect(pod.volumes).toContainEqual({ name: 'init-scripts', configMap: { name: 'stack-init-scripts' } });
@@ -157,6 +164,31 @@ describe('LlamaStackWithProviders with external providers', () => {
       { name: 'DISTRIBUTION_IMAGE', value: 'docker.io/llamastack/distribution-starter:latest' },
     ]);
     expect(byName('extract-distribution-config').image).toBe(server.image);
+  });
+
+  test('the distribution is inspected first, in its own image, with the server\'s PYTHONPATH and user env, without provider secrets', () => {
+    const env = [{ name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hf', key: 'token' } } }, { name: 'PYTHONPATH', value: '/opt/extra' }];
+    const inference = [{ providerId: 'p', image: 'quay.io/a/p:1', config: { api_key: ConfigValue.fromSecret('creds', 'key') } }];
+    const withSecret = { ...THREE_PROVIDERS, imagePullPolicy: 'Always' as const, env, externalProviders: { inference } };
+    const p = podSpec(render(withSecret));
+    const inspect = p.initContainers[0];
+    expect(inspect).toMatchObject({
+      name: 'inspect-distribution',
+      image: p.containers[0].image,
+      imagePullPolicy: 'Always',
+      command: ['/bin/sh', '/opt/llama-stack/scripts/inspect-distribution.sh'],
+      securityContext: p.initContainers[1].securityContext,
+      resources: p.initContainers[1].resources,
+      terminationMessagePolicy: 'FallbackToLogsOnError',
+    });
+    expect(inspect.env).toEqual([
+      env[0],
+      { name: 'PYTHONPATH', value: '/opt/llama-stack/external-providers/python-packages:/opt/extra' },
+      { name: 'EXTERNAL_PROVIDERS_DIR', value: '/opt/llama-stack/external-providers' },
+      { name: 'DISTRIBUTION_IMAGE', value: p.containers[0].image },
+    ]);
+    expect(p.containers[0].env.filter((e: any) => e.name.startsWith('LLS_PROVIDER_'))).toHaveLength(1);
+    expect(p.initContainers.find((c: any) => c.name === 'extract-distribution-config').imagePullPolicy).toBe('Always');
   });
 
   test('the merge step runs kube-inference merge-config with the pod paths and the release', () => {

@@ -45,7 +45,7 @@ describe('config merged at synth time (every provider\'s metadata and the config
   const config = find(manifests.filter((m) => m.metadata.name === 'stack-config'), 'ConfigMap');
 
   test('the pod installs the providers but runs neither extraction nor merge', () => {
-    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['install-provider-ollama', 'install-provider-trustyai-fms']);
+    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['inspect-distribution', 'install-provider-ollama', 'install-provider-trustyai-fms']);
     expect(pod.volumes.map((v: any) => v.name)).toEqual(['init-scripts', 'external-providers', 'user-config', 'llama-storage']);
   });
 
@@ -105,7 +105,7 @@ describe('overriding the trustyai_fms provider of the ODH distribution config', 
     ]);
     expect(warningsOf(chart).join('\n')).toContain("External provider 'trustyai_fms' overrides base provider in API 'safety'\n  Base type: remote::trustyai_fms");
     // Kubernetes names come from the id's key; the id itself reaches the script through the environment.
-    const install = podSpec(manifests).initContainers[0];
+    const install = podSpec(manifests).initContainers.find((c: any) => c.name.startsWith('install-provider-'));
     expect(install.name).toBe(`install-provider-${providerKey('trustyai_fms')}`);
     expect(install.env).toContainEqual({ name: 'PROVIDER_ID', value: 'trustyai_fms' });
   });

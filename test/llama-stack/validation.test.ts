@@ -4,6 +4,8 @@ import { ConfigValue, LlamaStackWithProviders, providerKey, ValidationError, war
 import { expandRefs } from '../sandbox/pod-runner';
 
 const withProviders = (inference: any[], extra: any = {}) => ({ distribution: { name: 'starter' }, externalProviders: { inference, ...extra } });
+/** The first provider's install container. */
+const installer = (pod: any) => pod.initContainers.find((c: any) => c.name.startsWith('install-provider-'));
 
 describe('validation at synth time', () => {
   test('a provider id llama-stack would disable or rewrite names the field, the image, the reason and a fix', () => {
@@ -15,8 +17,9 @@ describe('validation at synth time', () => {
   test('provider ids are what llama-stack accepts; Kubernetes names are derived from them', () => {
     const ids = ['Custom_VLLM', 'a'.repeat(80), 'acme/guard $(x)'];
     const spec = podSpec(render(withProviders(ids.map((providerId) => ({ providerId, image: 'quay.io/acme/p:1' })))));
-    expect(spec.initContainers.slice(0, 3).map((c: any) => c.name)).toEqual(ids.map((id) => `install-provider-${providerKey(id)}`));
-    const env = (i: number) => Object.fromEntries(spec.initContainers[i].env.map((e: any) => [e.name, e.value]));
+    const installs = spec.initContainers.filter((c: any) => c.name.startsWith('install-provider-'));
+    expect(installs.map((c: any) => c.name)).toEqual(ids.map((id) => `install-provider-${providerKey(id)}`));
+    const env = (i: number) => Object.fromEntries(installs[i].env.map((e: any) => [e.name, e.value]));
     expect(env(0).PROVIDER_KEY).toMatch(/^custom-vllm-[0-9a-f]{8}$/);
     // The id reaches the script unchanged once Kubernetes expanded the env value, even with a variable x set.
     expect(expandRefs(env(2).PROVIDER_ID, new Map([['x', 'INJECTED']]))).toBe('acme/guard $(x)');
@@ -149,7 +152,7 @@ describe('secret references in provider config', () => {
   const pod = podSpec(render(props));
 
   test('the config carries ${env.NAME} and the server reads NAME from the Secret', () => {
-    const install = pod.initContainers[0];
+    const install = installer(pod);
     const crd = JSON.parse(expandRefs(install.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value, new Map()));
     expect(crd.config).toEqual({
       url: 'http://vllm:8000',
@@ -177,8 +180,8 @@ describe('no injection', () => {
   test('hostile config values only reach the installer as data; the commands and scripts never change', () => {
     const plainManifests = render(THREE_PROVIDERS);
     const evilManifests = render(withProviders([{ providerId: 'custom-vllm', image: 'quay.io/acme/vllm-provider:1.2.0', config: { url: hostile } }]));
-    const plain = podSpec(plainManifests).initContainers[0];
-    const evil = podSpec(evilManifests).initContainers[0];
+    const plain = installer(podSpec(plainManifests));
+    const evil = installer(podSpec(evilManifests));
     expect(evil.command).toEqual(plain.command);
     expect(find(evilManifests, 'ConfigMap').data).toEqual(find(plainManifests, 'ConfigMap').data);
     // As the kubelet expands env values: the config arrives exactly as written.
@@ -188,7 +191,7 @@ describe('no injection', () => {
 
   test('"$" in provider config survives Kubernetes env expansion ($$ and $(NAME) are escaped)', () => {
     const config = { password: 'pa$$word', url: 'http://$(PROVIDER_ID):8000' };
-    const install = podSpec(render(withProviders([{ providerId: 'p', image: 'quay.io/a/p:1', config }]))).initContainers[0];
+    const install = installer(podSpec(render(withProviders([{ providerId: 'p', image: 'quay.io/a/p:1', config }]))));
     const raw = install.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value;
     const env = new Map<string, string>(install.env.map((e: any) => [e.name, e.value]));
     expect(JSON.parse(expandRefs(raw, env)).config).toEqual(config);

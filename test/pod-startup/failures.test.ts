@@ -142,7 +142,7 @@ describeWithSandbox('User Story 3 - diagnose provider failures', () => {
 
     // The construct never renders this; a manifest edited by hand can. The second installer refuses.
     const manifests = renderStack({ externalProviders: { inference: [{ providerId: 'dup', image: ECHO }, { providerId: 'dup-two', image: second }] } });
-    const init = deploymentOf(manifests).spec.template.spec.initContainers[1];
+    const init = deploymentOf(manifests).spec.template.spec.initContainers.find((c: any) => c.name === 'install-provider-dup-two');
     for (const name of ['PROVIDER_ID', 'PROVIDER_KEY']) init.env.find((e: any) => e.name === name).value = 'dup';
     const pod = await s.run(manifests);
     expect(pod.container('install-provider-dup').reason).toBe('Completed');

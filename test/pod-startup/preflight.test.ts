@@ -78,11 +78,18 @@ class Shared {
   }
 }
 
-/** A provider package: `<mod>/__init__.py` with the factory, `<mod>/provider.py` with get_provider_spec(). */
+/**
+ * A provider package: `<mod>/__init__.py` with the factory, `<mod>/provider.py` with get_provider_spec().
+ * `spec` is a Python dict (or list of dicts) of the spec's fields, returned as objects with those attributes.
+ */
 function providerFiles(mod: string, opts: { spec?: string; init?: string; provider?: string } = {}): Record<string, string> {
+  const spec = opts.spec ?? `{"api": "inference", "provider_type": "remote::${mod}", "module": "${mod}", "config_class": "${mod}.Config"}`;
   return {
     [`${mod}/__init__.py`]: `${opts.init ?? ''}\nclass Config:\n    def __init__(self, **c):\n        self.c = c\n\nasync def get_adapter_impl(config, deps):\n    return object()\n`,
-    [`${mod}/provider.py`]: opts.provider ?? `def get_provider_spec():\n    return ${opts.spec ?? `{"api": "inference", "provider_type": "remote::${mod}", "module": "${mod}", "config_class": "${mod}.Config"}`}\n`,
+    [`${mod}/provider.py`]: opts.provider ?? [
+      'class Spec:', '    def __init__(self, **fields):', '        self.__dict__.update(fields)', '',
+      'def get_provider_spec():', `    spec = ${spec}`, '    return [Spec(**s) for s in spec] if isinstance(spec, list) else Spec(**spec)', '',
+    ].join('\n'),
   };
 }
 
@@ -110,7 +117,7 @@ describe('preflight.py', () => {
 
   test('prints the seed\'s non-blocking warning when api or provider_type differ, and passes', () => {
     const s = shared()
-      .install('custom-vllm', IMG, { name: 'custom-vllm', files: providerFiles('custom_vllm', { spec: '{"api": "inference", "provider_type": "remote::vllm-v2", "module": "custom_vllm"}' }) })
+      .install('custom-vllm', IMG, { name: 'custom-vllm', files: providerFiles('custom_vllm', { spec: '{"api": "inference", "provider_type": "remote::vllm-v2", "module": "custom_vllm", "config_class": "custom_vllm.Config"}' }) })
       .provider('custom-vllm', IMG, { packageName: 'custom_vllm', providerType: 'remote::custom-vllm', api: 'inference' });
     const r = s.preflight();
     expect(r.status).toBe(0);
@@ -135,11 +142,11 @@ describe('preflight.py', () => {
 
   test('an Api enum in the runtime spec compares by value', () => {
     const s = shared()
-      .install('enum', IMG, { name: 'enum-p', files: providerFiles('enum_p', { provider: 'import enum\nclass Api(enum.Enum):\n    inference = "inference"\nclass S:\n    api = Api.inference\n    provider_type = "remote::enum"\n    module = "enum_p"\ndef get_provider_spec():\n    return S()\n' }) })
+      .install('enum', IMG, { name: 'enum-p', files: providerFiles('enum_p', { provider: 'import enum\nclass Api(enum.Enum):\n    inference = "inference"\nclass S:\n    api = Api.inference\n    provider_type = "remote::enum"\n    module = "enum_p"\n    config_class = "enum_p.Config"\ndef get_provider_spec():\n    return S()\n' }) })
       .provider('enum', IMG, { packageName: 'enum_p', providerType: 'remote::enum', api: 'inference' });
     const r = s.preflight();
     expect(r.status).toBe(0);
-    expect(r.stdout).not.toContain('WARNING');
+    expect(r.stdout).not.toContain('mismatch');
   });
 
   test('detects a native extension for another architecture before importing anything', () => {
@@ -220,30 +227,71 @@ describe('preflight.py', () => {
   });
 
   test('checks the spec: a list is filtered by provider_type; the factory and config_class must exist', () => {
-    const listSpec = '[{"api": "inference", "provider_type": "inline::other", "module": "multi_p"}, {"api": "inference", "provider_type": "remote::multi", "module": "multi_p"}]';
+    const listSpec = '[{"api": "inference", "provider_type": "inline::other", "module": "multi_p", "config_class": "multi_p.Config"}, '
+      + '{"api": "inference", "provider_type": "remote::multi", "module": "multi_p", "config_class": "multi_p.Config"}]';
     const s = shared()
       .install('multi', IMG, { name: 'multi-p', files: providerFiles('multi_p', { spec: listSpec }) })
       .provider('multi', IMG, { packageName: 'multi_p', providerType: 'remote::multi', api: 'inference' })
       .install('nolist', IMG, { name: 'nolist-p', files: providerFiles('nolist_p', { spec: listSpec.replace(/multi_p/g, 'nolist_p') }) })
       .provider('nolist', IMG, { packageName: 'nolist_p', providerType: 'remote::nolist', api: 'inference' })
-      .install('nofactory', IMG, { name: 'nofactory-p', files: { ...providerFiles('nofactory_p', { spec: '{"api": "safety", "provider_type": "inline::nofactory", "module": "nofactory_p", "config_class": "nofactory_p.Missing"}' }) } })
-      .provider('nofactory', IMG, { packageName: 'nofactory_p', providerType: 'inline::nofactory', api: 'safety' });
+      .install('nofactory', IMG, { name: 'nofactory-p', files: { ...providerFiles('nofactory_p', { spec: '{"api": "safety", "provider_type": "inline::nofactory", "module": "nofactory_p", "config_class": "nofactory_p.Config"}' }) } })
+      .provider('nofactory', IMG, { packageName: 'nofactory_p', providerType: 'inline::nofactory', api: 'safety' })
+      .install('noconfig', IMG, { name: 'noconfig-p', files: { ...providerFiles('noconfig_p', { spec: '{"api": "inference", "provider_type": "remote::noconfig", "module": "noconfig_p", "config_class": "noconfig_p.Missing"}' }) } })
+      .provider('noconfig', IMG, { packageName: 'noconfig_p', providerType: 'remote::noconfig', api: 'inference' });
     const r = s.preflight();
     expect(r.stdout).toContain("Preflight: provider 'multi' (remote::multi, api inference) OK");
     expect(r.stderr).toContain("get_provider_spec() returned a list of 2 spec(s) with provider types inline::other, remote::multi; none has provider_type 'remote::nolist'");
     expect(r.stderr).toContain("The provider spec names module 'nofactory_p', which has no get_provider_impl()");
-    expect(r.stderr).toContain("The provider spec's config_class 'nofactory_p.Missing' cannot be loaded: AttributeError");
-    expect(r.stderr).toContain("('nolist', 'nofactory')");
+    expect(r.stderr).toContain("The provider spec's config_class 'noconfig_p.Missing' cannot be loaded: AttributeError");
+    expect(r.stderr).toContain("('nolist', 'nofactory', 'noconfig')");
     expect(r.status).toBe(1);
   });
 
-  test('accepts a package-level get_provider_spec() with a warning (llama-stack imports <module>.provider)', () => {
+  test('refuses what the server refuses: no <module>.provider, a dict for a spec, a deprecated spec, a config the class rejects', () => {
+    const deprecated = '{"api": "inference", "provider_type": "remote::old_p", "module": "old_p", "config_class": "old_p.Config", "deprecation_error": "use new-p"}';
     const s = shared()
-      .install('flat', IMG, { name: 'flat-p', files: { 'flat_p/__init__.py': 'def get_provider_spec():\n    return {"api": "inference", "provider_type": "remote::flat", "module": "flat_p"}\nasync def get_adapter_impl(c, d):\n    return None\n' } })
-      .provider('flat', IMG, { packageName: 'flat_p', providerType: 'remote::flat', api: 'inference' });
+      .install('flat', IMG, { name: 'flat-p', files: { 'flat_p/__init__.py': 'def get_provider_spec():\n    return None\nasync def get_adapter_impl(c, d):\n    return None\n' } })
+      .provider('flat', IMG, { packageName: 'flat_p', providerType: 'remote::flat', api: 'inference' })
+      .install('dict', IMG, { name: 'dict-p', files: providerFiles('dict_p', { provider: 'def get_provider_spec():\n    return [{"provider_type": "remote::dict_p"}]\n' }) })
+      .provider('dict', IMG, { packageName: 'dict_p', providerType: 'remote::dict_p', api: 'inference' })
+      .install('old', IMG, { name: 'old-p', files: providerFiles('old_p', { spec: deprecated }) })
+      .provider('old', IMG, { packageName: 'old_p', providerType: 'remote::old_p', api: 'inference' })
+      .install('strict', IMG, { name: 'strict-p', files: providerFiles('strict_p', { init: 'class Strict:\n    def __init__(self, url):\n        self.url = url\n', spec: '{"api": "inference", "provider_type": "remote::strict_p", "module": "strict_p", "config_class": "strict_p.Strict"}' }) })
+      .provider('strict', IMG, { packageName: 'strict_p', providerType: 'remote::strict_p', api: 'inference' });
     const r = s.preflight();
-    expect(r.status).toBe(0);
-    expect(r.stdout).toContain("WARNING: Module 'flat_p' has no 'provider' submodule; using flat_p.get_provider_spec()");
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("Module 'flat_p' has no 'provider' submodule. The server imports 'flat_p.provider' and calls its get_provider_spec()");
+    expect(r.stderr).toContain("get_provider_spec() returned a list holding {'provider_type': 'remote::dict_p'}, which has no provider_type.");
+    expect(r.stderr).toContain('The provider spec is deprecated and refused: use new-p');
+    expect(r.stderr).toContain("The provider's config does not build its config class strict_p.Strict: TypeError");
+    expect(r.stderr).toContain("('flat', 'dict', 'old', 'strict')");
+  });
+
+  test('the spec\'s pip_packages must be met by what the server can import (its own packages and the provider packages)', () => {
+    const spec = '{"api": "inference", "provider_type": "remote::deps_p", "module": "deps_p", "config_class": "deps_p.Config", '
+      + '"pip_packages": ["PyYAML>=5", "acme-absent>=1", "PyYAML<5", "deps-p==1.0.0", "acme-never; python_version < \'3\'"]}';
+    const s = shared()
+      .install('deps', IMG, { name: 'deps-p', files: providerFiles('deps_p', { spec }) })
+      .provider('deps', IMG, { packageName: 'deps_p', providerType: 'remote::deps_p', api: 'inference' });
+    const r = s.preflight();
+    expect(r.status).toBe(1);
+    const pyyaml = spawnSync(hostPython().executable, ['-c', 'import importlib.metadata as m; print(m.version("PyYAML"))'], { encoding: 'utf8' }).stdout.trim();
+    expect(r.stderr).toContain([
+      'Check: dependencies', '',
+      "The provider spec's pip_packages are not all installed:",
+      '  - acme-absent>=1: no installed distribution provides acme-absent',
+      `  - PyYAML<5: PyYAML ${pyyaml} is installed`,
+    ].join('\n'));
+    expect(r.stderr).toContain('Resolution: Add wheels for them to /lls-provider/packages/ in the provider image');
+  });
+
+  test('a llama_stack that fails to import (a provider package shadowing the server\'s) fails every provider', () => {
+    const s = shared()
+      .install('shadow', IMG, { name: 'shadow-p', files: { ...providerFiles('shadow_p'), 'llama_stack/__init__.py': 'raise ImportError("shadowed by a provider")\n' } })
+      .provider('shadow', IMG, { packageName: 'shadow_p', providerType: 'remote::shadow_p', api: 'inference' });
+    const r = s.preflight();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("The server's own llama_stack fails to import with this PYTHONPATH: ImportError: shadowed by a provider");
   });
 
   test('fails when PYTHONPATH does not reach the installed packages, and cross-checks the server config', () => {
@@ -259,11 +307,13 @@ describe('preflight.py', () => {
     fs.writeFileSync(config, 'providers:\n  inference:\n  - provider_id: other\n    provider_type: remote::x\n');
     const missing = s.preflight({ LLAMA_STACK_CONFIG: config });
     expect(missing.status).toBe(0);
-    expect(missing.stdout).toContain(`WARNING: Provider 'good' (image ${IMG}) is installed but ${config} has no provider with provider_id 'good' under providers.inference`);
+    expect(missing.stdout).toContain(`WARNING: Provider 'good' (image ${IMG}) is installed but ${config} has no provider with provider_id 'good' and a module under providers.inference`);
   });
 
-  test('is Python 3.8 grammar (the oldest Python a distribution image may have)', () => {
-    const r = spawnSync(hostPython().executable, ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read(), feature_version=(3, 8))', PREFLIGHT], { encoding: 'utf8' });
+  test('every Python script is Python 3.8 grammar (the oldest Python a distribution or provider image may have)', () => {
+    const scripts = fs.readdirSync(path.dirname(PREFLIGHT)).filter((f) => f.endsWith('.py')).map((f) => path.join(path.dirname(PREFLIGHT), f));
+    expect(scripts.length).toBeGreaterThanOrEqual(5);
+    const r = spawnSync(hostPython().executable, ['-c', 'import ast, sys\nfor f in sys.argv[1:]: ast.parse(open(f).read(), f, feature_version=(3, 8))', ...scripts], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   });
@@ -282,6 +332,7 @@ describe('start-server.sh', () => {
     fs.mkdirSync(path.join(dir, 'bin'));
     fs.mkdirSync(path.join(dir, 'scripts'));
     fs.copyFileSync(START_SERVER, path.join(dir, 'scripts', 'start-server.sh'));
+    fs.copyFileSync(path.join(path.dirname(START_SERVER), 'find-server-python.sh'), path.join(dir, 'scripts', 'find-server-python.sh'));
     // A preflight that reports which interpreter ran it, and fails on demand.
     fs.writeFileSync(path.join(dir, 'scripts', 'preflight.py'), 'import os, sys\nprint("preflight by", sys.executable)\nsys.exit(int(os.environ.get("FAIL", "0")))\n');
   });

@@ -46,7 +46,7 @@ describeWithSandbox('User Story 1 - deploy custom providers', () => {
     }));
     expect(pod.phase).toBe('Succeeded');
     expect([...pod.initContainers, ...pod.containers].map((c) => `${c.name}:${c.reason}`)).toEqual([
-      'install-provider-acme-echo:Completed', 'extract-distribution-config:Completed', 'merge-config:Completed', 'llama-stack:Completed',
+      'inspect-distribution:Completed', 'install-provider-acme-echo:Completed', 'extract-distribution-config:Completed', 'merge-config:Completed', 'llama-stack:Completed',
     ]);
     expect(pod.container('install-provider-acme-echo').stdout).toContain("Installed 2 package(s) for provider 'acme-echo': acme-echo-provider==0.1.0, acme-text-utils==1.0.0");
 
@@ -126,7 +126,7 @@ describeWithSandbox('User Story 1 - deploy custom providers', () => {
     }));
     expect(pod.phase).toBe('Succeeded');
     const order = ['acme-echo', 'acme-second', 'acme-guard', 'acme-vectors'];
-    expect(pod.initContainers.map((c) => c.name)).toEqual([...order.map((id) => `install-provider-${id}`), 'extract-distribution-config', 'merge-config']);
+    expect(pod.initContainers.map((c) => c.name)).toEqual(['inspect-distribution', ...order.map((id) => `install-provider-${id}`), 'extract-distribution-config', 'merge-config']);
     const starts = pod.initContainers.map((c) => c.startedAtMs!);
     expect([...starts].sort((a, b) => a - b)).toEqual(starts);
 
@@ -199,7 +199,7 @@ describeWithSandbox('User Story 2 - override distribution providers', () => {
     }));
     expect(pod.phase).toBe('Succeeded');
     // No extraction: the user's config is mounted as the base config.
-    expect(pod.initContainers.map((c) => c.name)).toEqual(['install-provider-vllm', 'merge-config']);
+    expect(pod.initContainers.map((c) => c.name)).toEqual(['inspect-distribution', 'install-provider-vllm', 'merge-config']);
     const log = pod.volumeFile('merged-config', 'merge-log.txt');
     expect(log).toContain("WARNING: External provider 'vllm' overrides base provider in API 'inference'");
     const merged = parse(pod.volumeFile('merged-config', 'run.yaml'));
@@ -234,9 +234,10 @@ describeWithSandbox('User Story 2 - override a provider id as llama-stack writes
       externalProviders: { safety: [{ providerId: 'trustyai_fms', image: FMS, config: { orchestrator_url: 'http://fms:8033' } }] },
     }));
     expect(pod.phase).toBe('Succeeded');
-    expect(pod.initContainers.map((c) => c.name)).toEqual([`install-provider-${key}`, 'extract-distribution-config', 'merge-config']);
+    expect(pod.initContainers.map((c) => c.name)).toEqual(['inspect-distribution', `install-provider-${key}`, 'extract-distribution-config', 'merge-config']);
     expect(JSON.parse(pod.volumeFile('external-providers', `metadata/${key}/crd-config.yaml`))).toMatchObject({ providerId: 'trustyai_fms', api: 'safety' });
-    expect(pod.volumeFile('external-providers', 'installed-packages.txt')).toBe(`acme-fms==1.0.0 provider=trustyai_fms image=${FMS}\n`);
+    // installed-packages.txt names the provider by its key: an id such as trustyai_fms could forge the line.
+    expect(pod.volumeFile('external-providers', 'installed-packages.txt')).toBe(`acme-fms==1.0.0 provider=${key} image=${FMS}\n`);
 
     const log = pod.volumeFile('merged-config', 'merge-log.txt');
     expect(log).toContain('llama-stack release: 0.7');

@@ -59,7 +59,8 @@ describe('Pulumi LlamaStackWithProviders', () => {
     expect(deployment.metadata.namespace).toBe('models');
     const pod = deployment.spec.template.spec;
     expect(pod.containers[0].image).toBe('quay.io/acme/llama-stack:1.2.3');
-    const install = pod.initContainers[0];
+    const install = pod.initContainers.find((c: any) => c.name === 'install-provider-custom-vllm');
+    expect(pod.initContainers[0]).toMatchObject({ name: 'inspect-distribution', image: 'quay.io/acme/llama-stack:1.2.3' });
     expect(install.image).toBe('quay.io/acme/vllm-provider:1.2.3');
     // The image also sits inside a larger string (the crd-config document): substituted there too.
     expect(JSON.parse(install.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value).image).toBe('quay.io/acme/vllm-provider:1.2.3');

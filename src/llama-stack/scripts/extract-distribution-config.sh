@@ -1,8 +1,7 @@
 #!/bin/sh
 # extract-distribution-config: runs in the distribution image when no user config is given, and
-# copies the distribution's own config file to the shared volume for the merge step (seed 001,
-# "Config Extraction Init Container Specification"). Upstream renamed run.yaml to config.yaml, so
-# the candidates cover both names.
+# copies the distribution's own config file to the shared volume for the merge step. Upstream renamed
+# run.yaml to config.yaml, so the candidates cover both names.
 #
 # Values come from the environment, never from this text:
 #   CONFIG_SEARCH_PATHS (candidate files, colon-separated, in order), BASE_CONFIG_FILE (where to write),

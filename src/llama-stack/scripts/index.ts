@@ -3,11 +3,16 @@ import { join } from 'path';
 
 /** File names of the init-container scripts, as mounted from the scripts ConfigMap. */
 export const SCRIPT_FILES = {
+  inspectDistribution: 'inspect-distribution.sh',
+  inspectDistributionPython: 'inspect-distribution.py',
+  findServerPython: 'find-server-python.sh',
   installProvider: 'install-provider.sh',
   installProviderPython: 'install-provider.py',
+  providerPackages: 'provider_packages.py',
   extractDistributionConfig: 'extract-distribution-config.sh',
   startServer: 'start-server.sh',
   preflight: 'preflight.py',
+  providerLoader: 'provider_loader.py',
 } as const;
 
 let scripts: Record<string, string> | undefined;

@@ -5,13 +5,33 @@
 # skips (or half-overwrites) packages another provider installed first. Installing into a private
 # staging directory and then moving only new distributions in lets us detect real version conflicts
 # between providers and never leaves a partial install in the shared packages directory.
+#
+# The shared directory comes first on the server's PYTHONPATH, so whatever lands there replaces the
+# server's own copy. Hence, with what inspect-distribution recorded in server-packages.json:
+#   - a staged distribution the server already has is not installed: the server's copy serves the
+#     provider (recorded in installed-packages.txt with `served-by=server`), provided every requirement
+#     on it of what does get installed accepts the server's version; otherwise the install fails;
+#   - no import package or file may come from two distributions (earlier providers, the server, its
+#     standard library), except namespace packages that share no file.
+# The rules themselves are in provider_packages.py, beside this script.
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-from importlib import metadata as importlib_metadata
+
+try:
+    # Beside this script in the same ConfigMap (sys.path[0] is the script's directory); it needs pip.
+    from provider_packages import (
+        Dist, collisions, manifest_entries, manifest_line, metadata_problems, normalize, plan_install, valid_image,
+        valid_provider_key,
+    )
+except ImportError as e:
+    sys.stderr.write("ERROR: pip is not usable in provider image %s (%s)\n\nResolution: Provider images install their "
+                     "wheels with the image's own pip; build the image on a Python base that has pip (for example "
+                     "python:3.12-slim).\n" % (os.environ.get("PROVIDER_IMAGE", "?"), e))
+    sys.exit(1)
 
 SPEC = "/lls-provider/lls-provider-spec.yaml"
 PACKAGES = "/lls-provider/packages"
@@ -28,6 +48,7 @@ target = os.path.join(shared, "python-packages")
 manifest = os.path.join(shared, "installed-packages.txt")
 metadata_dir = os.path.join(shared, "metadata", provider_key)
 staging = os.path.join(shared, ".staging", provider_key)
+server_packages = os.path.join(shared, "server-packages.json")
 
 
 def fail(headline, body, resolution):
@@ -68,77 +89,49 @@ def check_metadata_yaml(extra_path=None):
     return True
 
 
-def normalize(name):
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
 def distributions(path):
-    """Maps normalized project name -> (name, version, dist-info dir name) for the dists in path."""
+    """Maps normalized project name -> Dist for the distributions installed in path."""
     found = {}
-    if not os.path.isdir(path):
-        return found
-    for entry in sorted(os.listdir(path)):
-        if entry.endswith(".dist-info"):
-            dist = importlib_metadata.Distribution.at(os.path.join(path, entry))
-            name = dist.metadata["Name"]
-            found[normalize(name)] = (name, dist.version, entry, dist)
+    if os.path.isdir(path):
+        for entry in sorted(os.listdir(path)):
+            if entry.endswith(".dist-info"):
+                dist = Dist(path, entry)
+                found[dist.key] = dist
     return found
 
 
 def installed_by():
-    """Maps normalized project name -> 'provider X (image Y)' from the manifest of earlier providers."""
+    """Maps normalized project name -> 'provider X (image Y)' for the packages earlier providers installed."""
     owners = {}
-    if os.path.isfile(manifest):
-        with open(manifest, encoding="utf-8") as f:
-            for line in f:
-                m = re.match(r"^(\S+)==\S+ provider=(\S+) image=(\S+)$", line.strip())
-                if m:
-                    owners[normalize(m.group(1))] = "provider '%s' (image %s)" % (m.group(2), m.group(3))
+    for e in manifest_entries(read_text(manifest) or ""):
+        if not e["served"]:
+            owners[normalize(e["name"])] = "provider '%s' (image %s)" % (e["provider"], e["image"])
     return owners
 
 
-def requirement_conflicts(staged, existing):
-    """Requirements of the staged dists that the already-installed versions do not satisfy."""
+def read_server_packages():
+    """What inspect-distribution recorded about the server's Python, or None (with a warning) without it."""
+    text = read_text(server_packages)
+    if text is None:
+        print("WARNING: %s does not exist (the inspect-distribution init container did not run), so this provider's "
+              "packages are installed without checking them against the server's own: a package the server already "
+              "has would be replaced by the provider's copy." % server_packages)
+        return None
     try:
-        from pip._vendor.packaging.requirements import Requirement  # noqa: PLC0415 - pip is present
-    except ImportError:
-        return []
-    owners = installed_by()
-    conflicts = []
-    for key in sorted(staged):
-        name, version, _, dist = staged[key]
-        for text in dist.requires or []:
-            req = Requirement(text)
-            if req.marker is not None and not req.marker.evaluate({"extra": ""}):
-                continue
-            dep = normalize(req.name)
-            if dep in existing and dep in staged and staged[dep][1] != existing[dep][1]:
-                have = existing[dep][1]
-                if not req.specifier.contains(have, prereleases=True):
-                    owner = owners.get(dep, "an earlier provider")
-                    conflicts.append(
-                        "%s %s requires %s, but %s %s is already installed by %s"
-                        % (name, version, text, existing[dep][0], have, owner)
-                    )
-    return conflicts
-
-
-def top_level_entries(dist_dir, dist):
-    """The top-level names in the staging directory that belong to one distribution."""
-    entries = {dist_dir}
-    for f in dist.files or []:
-        first = str(f).split("/")[0]
-        if first and first != ".." and first != "__pycache__":
-            entries.add(first)
-    return entries
+        server = json.loads(text)
+        if not isinstance(server.get("packages"), dict) or not isinstance(server.get("markers"), dict):
+            raise ValueError("no packages or markers")
+        return server
+    except (ValueError, AttributeError) as e:
+        fail("ERROR: Cannot read %s" % server_packages, ["%s" % e],
+             "The inspect-distribution init container writes this file; check its log and run the pod again.")
 
 
 def move_into_target(src, dst):
-    """Moves a staged top-level entry into the target; merges directories another dist shares."""
+    """Moves a staged top-level entry into the target, merging namespace packages (collisions were refused before)."""
     if not os.path.lexists(dst):
         os.replace(src, dst)
-    elif os.path.isdir(src) and os.path.isdir(dst):
-        # A namespace package or a shared `bin/`: keep what is there, add what is new.
+    elif os.path.isdir(src) and os.path.isdir(dst) and not os.path.islink(dst):
         for child in sorted(os.listdir(src)):
             move_into_target(os.path.join(src, child), os.path.join(dst, child))
 
@@ -159,7 +152,24 @@ def remove_staging():
         pass
 
 
+def refuse(headline, title, items, resolution, notes=()):
+    """Fails the install of staged packages: nothing of them reaches the shared directory."""
+    remove_staging()
+    fail(headline, [title] + ["  " + i for i in items] + list(notes), resolution)
+
+
+def check_identity():
+    """The provider key and image are recorded in installed-packages.txt: refuse what could forge a line there."""
+    if not valid_provider_key(provider_key) or not valid_image(image) or not provider_id.isprintable():
+        fail("ERROR: Invalid PROVIDER_ID %r, PROVIDER_KEY %r or PROVIDER_IMAGE %r in init container %r"
+             % (provider_id, provider_key, image, container),
+             ["Expected a provider id of one line of printable text, a provider key of lower-case letters, digits and "
+              "'-' (a DNS-1123 label) and an image reference without spaces or special characters."],
+             "Render the manifest with LlamaStackWithProviders instead of editing the init container's environment.")
+
+
 def main():
+    check_identity()
     checked = check_metadata_yaml()
 
     if os.path.isdir(metadata_dir):
@@ -188,6 +198,7 @@ def main():
             "Put the provider wheel and all its dependency wheels in /lls-provider/packages/ and rebuild the image.",
         )
 
+    server = read_server_packages()
     shutil.rmtree(staging, ignore_errors=True)
     os.makedirs(staging)
     os.makedirs(target, exist_ok=True)
@@ -228,31 +239,70 @@ def main():
         )
 
     staged = distributions(staging)
-    existing = distributions(target)
-    conflicts = requirement_conflicts(staged, existing)
-    if conflicts:
-        remove_staging()
-        fail(
-            "ERROR: Cannot install provider '%s' due to dependency conflict" % provider_id,
-            ["Conflicting packages:"] + ["  " + c for c in conflicts] + ["",
-             "Previously installed packages can be found in: " + manifest],
-            "Update provider images to use compatible dependency versions, or reorder providers in the "
-            "spec if one provider's dependencies are a superset of another's.",
+    invalid = metadata_problems(staged.values())
+    if invalid:
+        refuse(
+            "ERROR: Cannot install provider '%s': a wheel has invalid metadata" % provider_id,
+            "Invalid distributions:", invalid,
+            "Rebuild the wheel with a valid Name and Version in its METADATA; they are recorded in "
+            "installed-packages.txt and must be a plain project name and version.",
         )
 
-    new = [key for key in sorted(staged) if key not in existing]
-    for key in new:
-        _, _, dist_dir, dist = staged[key]
-        for entry in sorted(top_level_entries(dist_dir, dist)):
+    existing = distributions(target)
+    owners = installed_by()
+    plan = plan_install(staged, existing, server, owners)
+    if plan.server_conflicts or plan.provider_conflicts:
+        notes = [""] + (["The server's packages can be found in: " + server_packages] if plan.server_conflicts else [])
+        refuse(
+            "ERROR: Cannot install provider '%s' due to dependency conflict" % provider_id,
+            "Conflicting packages:", plan.server_conflicts + plan.provider_conflicts,
+            ("A provider runs with the server's own copy of every package the distribution image already has; a "
+             "provider image cannot replace them. Build the provider against the distribution's versions (its "
+             "requirements must accept them), or use a distribution image whose packages the provider accepts. "
+             if plan.server_conflicts else "")
+            + "Update provider images to use compatible dependency versions, or reorder providers in the spec if "
+            "one provider's dependencies are a superset of another's.",
+            notes + ["Previously installed packages can be found in: " + manifest],
+        )
+    if plan.missing:
+        refuse(
+            "ERROR: Cannot install provider '%s': a dependency wheel for the server's Python is missing from the image" % provider_id,
+            "Missing:", plan.missing,
+            "Build the provider image's wheels for the distribution's Python %s (for example `pip download "
+            "--python-version %s --only-binary=:all:`), so that every requirement that applies there has a wheel."
+            % (server.get("python", "?"), ".".join(server.get("python", "?").split(".")[:2])),
+        )
+
+    new = [staged[k] for k in plan.install]
+    collided = collisions(new, existing, owners, server)
+    if collided:
+        refuse(
+            "ERROR: Cannot install provider '%s': its packages collide with packages already on the server's path" % provider_id,
+            "Collisions:", collided,
+            "Each import package and file may come from one distribution only. Rename the colliding package in "
+            "one of the providers (for example 'acme_common' instead of 'common'), move the shared code into one "
+            "distribution that both providers depend on (it is then installed once), or run the providers in "
+            "separate pods.",
+        )
+
+    try:
+        lines = [manifest_line(d.name, d.version, provider_key, image) for d in new] + [
+            manifest_line(server["packages"][k]["name"], server["packages"][k]["version"], provider_key, image, served=True)
+            for k in plan.served]
+    except ValueError as e:
+        remove_staging()
+        fail("ERROR: Cannot record the packages of provider '%s' in installed-packages.txt" % provider_id, [str(e)],
+             "Check the names and versions of the distributions in %s and in the provider image." % server_packages)
+
+    for dist in new:
+        for entry in sorted(dist.top_entries()):
             src = os.path.join(staging, entry)
             if os.path.lexists(src):
                 move_into_target(src, os.path.join(target, entry))
     remove_staging()
 
     with open(manifest, "a", encoding="utf-8") as f:
-        for key in new:
-            name, version = staged[key][0], staged[key][1]
-            f.write("%s==%s provider=%s image=%s\n" % (name, version, provider_id, image))
+        f.write("".join(lines))
 
     if not checked:
         checked = check_metadata_yaml(target)
@@ -267,11 +317,13 @@ def main():
         f.write(os.environ["PROVIDER_CRD_CONFIG"] + "\n")
     os.rename(pending, metadata_dir)
 
-    reused = [staged[k][0] + "==" + staged[k][1] for k in sorted(staged) if k in existing]
     print("Installed %d package(s) for provider '%s': %s" % (
-        len(new), provider_id, ", ".join(staged[k][0] + "==" + staged[k][1] for k in new) or "none"))
-    if reused:
-        print("Already installed by earlier providers: " + ", ".join(reused))
+        len(new), provider_id, ", ".join(d.name + "==" + d.version for d in new) or "none"))
+    if plan.reused:
+        print("Already installed by earlier providers: " + ", ".join(staged[k].name + "==" + staged[k].version for k in plan.reused))
+    for key in plan.served:
+        have = server["packages"][key]
+        print("Using the server's %s %s (provider wheel %s not installed)" % (have["name"], have["version"], staged[key].version))
     if not checked:
         print("Note: PyYAML is not available in this image; the merge-config step validates the metadata.")
     print("Provider '%s' (api %s) is ready." % (provider_id, api))

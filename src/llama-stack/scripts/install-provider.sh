@@ -1,6 +1,6 @@
 #!/bin/sh
 # install-provider: runs as the `install-provider-<providerKey>` init container, inside the provider's
-# own image: the first step of the pod's start-up.
+# own image, after the inspect-distribution init container recorded the server's own packages.
 #
 # Every value that comes from the user (provider id, image, config) reaches this script through the
 # environment, never through its text, so no input can change what it runs:

@@ -1,22 +1,24 @@
-# preflight: checks every external provider before the Llama Stack server starts (seed 001 "Phase 4:
-# Preflight Validation", FR-026/FR-027). Upstream never built `llama-stack preflight`, so this is the
-# seed's "Option B": our own check, run by start-server.sh in the server container with the server's own
-# Python and PYTHONPATH, so it imports exactly what the server will import.
+# preflight: checks every external provider before the Llama Stack server starts, so that a provider the
+# server cannot load stops the container with the provider, its image, the cause and the fix, instead of
+# a crash deep in the server's start-up. Upstream has no such command; start-server.sh runs this in the
+# server container with the server's own Python and PYTHONPATH, so it imports exactly what the server
+# will import.
 #
-# For each provider installed by the install init containers, in spec order:
-#   1. architecture: the native extensions (.so) of its installed distributions are ELF files for this
-#      machine and this CPython, and their wheel tags fit this platform; checked BEFORE any import;
-#   2. import: `<module>.provider` (what llama-stack imports) loads from PYTHONPATH; optional
-#      dependencies guarded by try/except ImportError inside the provider are fine;
-#   3. spec: `get_provider_spec()` returns a provider spec with api and provider_type; its module has the
-#      factory the server calls (get_adapter_impl / get_provider_impl) and its config_class resolves;
+# For each provider entry with `module:` of the config the server will load (LLAMA_STACK_CONFIG; without
+# it, each installed provider as its metadata describes it), in spec order:
+#   1. architecture: the native extensions (.so) of the provider's installed distributions are ELF files
+#      for this machine and this CPython, and their wheel tags fit this platform; checked BEFORE any import;
+#   2. loading, exactly as the server loads it (provider_loader.py, beside this script): `<module>.provider`,
+#      get_provider_spec(), the spec picked by provider_type, the server's own spec validation, the
+#      config class built from the entry's config, the factory the server calls;
+#   3. dependencies: every requirement of the spec's pip_packages is met by what the server can import;
 #   4. metadata: api and provider_type of lls-provider-spec.yaml are compared with the runtime spec; a
-#      mismatch prints the seed's non-blocking warning and the runtime value wins.
+#      mismatch prints a non-blocking warning and the runtime value wins.
 # Exit status 0 when every provider passed (warnings allowed), 1 otherwise; every failure names the
 # provider, its image, what failed and how to fix it.
 #
 # Inputs (environment): EXTERNAL_PROVIDERS_DIR (the shared volume, read-only here), LLAMA_STACK_CONFIG
-# (optional: the config the server will load, to cross-check that each provider is in it), PYTHONPATH.
+# (the config the server will load), PYTHONPATH.
 # Standard library + PyYAML (a dependency of llama-stack, so every distribution image has it); Python >= 3.8.
 import importlib
 import importlib.machinery
@@ -27,6 +29,9 @@ import struct
 import sys
 import sysconfig
 import traceback
+
+# Beside this script in the same ConfigMap (sys.path[0] is the script's directory).
+from provider_loader import Entry, ImportFailed, Refused, Upstream, config_entries, load, unmet_pip_packages
 
 SHARED = os.environ.get("EXTERNAL_PROVIDERS_DIR") or "/opt/llama-stack/external-providers"
 PACKAGES = os.path.join(SHARED, "python-packages")
@@ -67,6 +72,8 @@ class Provider:
         self.module = None
         self.meta_api = None
         self.meta_type = None
+        self.config = {}
+        self.installed = True
         self.errors = []
         self.warnings = []
 
@@ -100,6 +107,7 @@ def read_providers(yaml):
             p.image = crd.get("image") or p.image
             p.api = crd.get("api")
             p.order = int(crd.get("order", p.order))
+            p.config = crd.get("config") or {}
         except (OSError, ValueError, TypeError) as e:
             p.errors.append(("metadata", "Cannot read %s/crd-config.yaml: %s" % (path, e),
                              "The provider's install init container writes this file; check its log."))
@@ -355,29 +363,15 @@ def where(module):
     return path
 
 
-def import_provider_module(p):
-    """Imports <module>.provider as llama-stack does; returns the module holding get_provider_spec."""
-    target = p.module + ".provider"
-    try:
-        return importlib.import_module(target)
-    except ModuleNotFoundError as e:
-        missing = e.name or ""
-        if missing == target:
-            # No provider submodule: accept a package that defines get_provider_spec itself, with a warning.
-            pkg = importlib.import_module(p.module)
-            if hasattr(pkg, "get_provider_spec"):
-                p.warnings.append(
-                    "Module '%s' has no 'provider' submodule; using %s.get_provider_spec(). llama-stack imports "
-                    "'%s.provider', so add a provider.py that exposes get_provider_spec()." % (p.module, p.module, p.module))
-                return pkg
-            raise LookupError("Neither %s.get_provider_spec() nor %s.get_provider_spec() exists (module file: %s)." % (
-                target, p.module, where(pkg)))
-        raise
-
-
-def describe_import_error(p, exc):
+def describe_import_error(p, what, exc):
     if isinstance(exc, ModuleNotFoundError):
         missing = exc.name or "?"
+        if missing == p.module + ".provider" and what == missing:
+            return (
+                "Module '%s' has no 'provider' submodule. The server imports '%s.provider' and calls its "
+                "get_provider_spec(); it refuses the provider otherwise (\"get_provider_spec not found\")." % (p.module, p.module),
+                "Add %s/provider.py defining get_provider_spec() to the provider package." % p.module.replace(".", "/"),
+            )
         if missing == p.module or p.module.startswith(missing + "."):
             installed = sorted(e for e in os.listdir(PACKAGES)) if os.path.isdir(PACKAGES) else []
             return (
@@ -393,68 +387,18 @@ def describe_import_error(p, exc):
             "or guard the import with try/except ImportError if the dependency is optional." % missing,
         )
     return (
-        "Importing '%s.provider' failed with %s: %s\n%s" % (p.module, type(exc).__name__, exc, short_traceback(exc)),
+        "Importing '%s' failed with %s: %s\n%s" % (what, type(exc).__name__, exc, short_traceback(exc)),
         "Fix the provider package so that it imports cleanly with the distribution's Python %d.%d and the "
         "packages installed in %s, then rebuild the provider image." % (sys.version_info[0], sys.version_info[1], PACKAGES),
     )
 
 
 def field(spec, name):
-    if isinstance(spec, dict):
-        value = spec.get(name)
-    else:
-        try:
-            value = getattr(spec, name)
-        except Exception:  # noqa: BLE001 - a property of a foreign object may raise anything
-            value = None
-    value = getattr(value, "value", value)  # Api enum -> its string value
-    return value
-
-
-def select_spec(p, spec):
-    if isinstance(spec, (list, tuple)):
-        for candidate in spec:
-            if field(candidate, "provider_type") == p.meta_type:
-                return candidate
-        types = [str(field(c, "provider_type")) for c in spec]
-        raise LookupError("get_provider_spec() returned a list of %d spec(s) with provider types %s; none has "
-                          "provider_type '%s' from lls-provider-spec.yaml." % (len(spec), ", ".join(types) or "(none)", p.meta_type))
-    return spec
-
-
-def resolve_dotted(path):
-    module_name, _, attr = path.rpartition(".")
-    module = importlib.import_module(module_name)
-    return getattr(module, attr)
-
-
-def check_spec(p, spec):
-    missing = [n for n in ("api", "provider_type") if not field(spec, n)]
-    if missing:
-        p.errors.append(("spec", "get_provider_spec() returned %r, which has no %s." % (spec, " and no ".join(missing)),
-                         "Return a ProviderSpec (RemoteProviderSpec or InlineProviderSpec) with api and provider_type set."))
-        return False
-    runtime_type = str(field(spec, "provider_type"))
-    impl_module = field(spec, "module") or p.module
-    factory = "get_provider_impl" if runtime_type.startswith("inline::") else "get_adapter_impl"
     try:
-        impl = importlib.import_module(str(impl_module))
-        if not callable(getattr(impl, factory, None)):
-            p.errors.append(("spec", "The provider spec names module '%s', which has no %s() (file: %s)." % (
-                impl_module, factory, where(impl)),
-                "Define %s(config, deps) in %s; llama-stack calls it to build the provider." % (factory, impl_module)))
-    except Exception as e:  # noqa: BLE001
-        detail, resolution = describe_import_error(p, e)
-        p.errors.append(("spec", "The provider spec names module '%s', which fails to import.\n%s" % (impl_module, detail), resolution))
-    config_class = field(spec, "config_class")
-    if config_class:
-        try:
-            resolve_dotted(str(config_class))
-        except Exception as e:  # noqa: BLE001
-            p.errors.append(("spec", "The provider spec's config_class '%s' cannot be loaded: %s: %s" % (
-                config_class, type(e).__name__, e),
-                "Point config_class at the provider's config class (module path and class name)."))
-    return True
+        value = getattr(spec, name)
+    except Exception:  # noqa: BLE001 - a property of a foreign object may raise anything
+        value = None
+    return getattr(value, "value", value)  # Api enum -> its string value
 
 
 def compare_metadata(p, spec):
@@ -474,29 +418,58 @@ def compare_metadata(p, spec):
     p.warnings.append("\n".join(lines))
 
 
-def check_in_config(providers, yaml):
-    """Warns when the config the server will load lacks an installed provider (the merge should add each)."""
+def read_config(yaml):
+    """The config the server will load, parsed (None without LLAMA_STACK_CONFIG or when it cannot be read)."""
     if not CONFIG:
-        return
+        return None
     try:
         with open(CONFIG, encoding="utf-8") as f:
             config = yaml.safe_load(f) or {}
     except (OSError, yaml.YAMLError) as e:
-        emit("WARNING: cannot read the server config %s to cross-check the providers: %s" % (CONFIG, e))
-        return
+        emit("WARNING: cannot read the server config %s to load the providers from it: %s" % (CONFIG, e))
+        return None
     if not isinstance(config, dict):
-        emit("WARNING: the server config %s is not a mapping; cannot cross-check the providers." % CONFIG)
-        return
-    sections = config.get("providers") or {}
+        emit("WARNING: the server config %s is not a mapping; loading the installed providers as their metadata describes them." % CONFIG)
+        return None
+    return config
+
+
+def check_in_config(providers, entries):
+    """Warns when the config the server will load lacks an installed provider (the merge should add each)."""
     for p in providers:
-        entries = sections.get(p.api) or [] if isinstance(sections, dict) else []
-        match = [e for e in entries if isinstance(e, dict) and e.get("provider_id") == p.id]
+        match = [e for e in entries if e.provider_id == p.id and e.api == p.api]
         if not match:
-            p.warnings.append("Provider '%s' (image %s) is installed but %s has no provider with provider_id '%s' "
-                              "under providers.%s; the server will not load it." % (p.id, p.image, CONFIG, p.id, p.api))
-        elif str(match[0].get("module", "")).split("==")[0] != p.module:
+            p.warnings.append("Provider '%s' (image %s) is installed but %s has no provider with provider_id '%s' and a "
+                              "module under providers.%s; the server will not load it." % (p.id, p.image, CONFIG, p.id, p.api))
+        elif str(match[0].module).split("==")[0] != p.module:
             p.warnings.append("Provider '%s' in %s has module '%s', but its metadata names package '%s'." % (
-                p.id, CONFIG, match[0].get("module"), p.package_name))
+                p.id, CONFIG, match[0].module, p.package_name))
+
+
+def requirement_class():
+    """packaging's Requirement from the server's environment (or pip's copy of it), or None."""
+    for name in ("packaging.requirements", "pip._vendor.packaging.requirements"):
+        try:
+            return importlib.import_module(name).Requirement
+        except ImportError:
+            continue
+    return None
+
+
+def check_pip_packages(p, spec):
+    unmet = []
+    if getattr(spec, "pip_packages", None):
+        requirement = requirement_class()
+        if requirement is None:
+            p.warnings.append("Provider '%s' declares pip_packages %s, which cannot be checked: neither packaging nor pip "
+                              "is importable here." % (p.id, list(spec.pip_packages)))
+            return
+        unmet = unmet_pip_packages(spec, requirement)
+    if unmet:
+        p.errors.append(("dependencies", "The provider spec's pip_packages are not all installed:\n%s" % "\n".join(
+            "  - %s: %s" % u for u in unmet),
+            "Add wheels for them to /lls-provider/packages/ in the provider image (installation is offline), or use a "
+            "distribution image that already has them."))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -510,53 +483,93 @@ def report_error(p, check, detail, resolution):
     sys.stderr.flush()
 
 
+def loaded(p, entry, upstream, run_config, dists, reference):
+    """Checks one config entry; returns the spec the server would use, or None with p.errors filled."""
+    p.module = str(entry.module).split("==")[0]
+    if p.installed and not check_architecture(p, dists, reference):
+        return None  # never import code built for another platform
+    try:
+        spec = load(entry, upstream, run_config)
+    except Refused as r:
+        p.errors.append((r.check, r.detail, r.resolution))
+        return None
+    except ImportFailed as f:
+        detail, resolution = describe_import_error(p, f.what, f.cause)
+        p.errors.append(("import", detail, resolution))
+        return None
+    check_pip_packages(p, spec)
+    if getattr(spec, "deprecation_warning", None):
+        p.warnings.append("Provider '%s' is deprecated: %s" % (p.id, spec.deprecation_warning))
+    return spec
+
+
 def main():
     yaml = load_yaml_module()
+    upstream = Upstream()
     providers = read_providers(yaml)
     emit("Preflight: checking %d external provider(s) in %s with %s %s (%s)" % (
         len(providers), SHARED, sys.implementation.name, sys.version.split()[0], sysconfig.get_platform()))
     if not providers:
         emit("Preflight: no external providers installed; nothing to check.")
         return 0
+    if upstream.broken:
+        for p in providers:
+            p.errors.append(("import", "The server's own llama_stack fails to import with this PYTHONPATH: %s" % upstream.broken,
+                             "When a package in %s replaces one the server needs (see installed-packages.txt), remove it "
+                             "from the provider image; otherwise the distribution image itself is broken." % PACKAGES))
+    elif upstream.missing:
+        emit("WARNING: llama_stack is not importable with %s (%s); the providers are loaded by the server's steps "
+             "without the server's own classes to check their specs against." % (sys.executable, upstream.missing))
     if os.path.realpath(PACKAGES) not in [os.path.realpath(x) for x in sys.path if x]:
         for p in providers:
             p.errors.append(("import", "%s is not on this Python's path (PYTHONPATH=%s), so the server cannot import any "
                              "external provider." % (PACKAGES, os.environ.get("PYTHONPATH", "")),
                              "Prepend %s to PYTHONPATH in the server container." % PACKAGES))
 
+    config = read_config(yaml)
+    run_config = {}
+    if config is None:
+        entries = [Entry(p.api, p.id, p.meta_type, p.package_name, p.config) for p in providers if p.package_name]
+    else:
+        try:
+            entries, run_config = config_entries(config, upstream)
+        except Exception as e:  # noqa: BLE001 - the server's own ${env.*} substitution refuses the config
+            for p in providers:
+                p.errors.append(("config", "The server cannot read %s: %s: %s" % (CONFIG, type(e).__name__, e),
+                                 "Set the environment variables the config refers to, or give them defaults (${env.NAME:=default})."))
+            entries = None
+        if entries is None:
+            entries = []
+        else:
+            check_in_config([p for p in providers if p.api], entries)
+
     dists = read_dists()
     owners = read_owners()
     reference = running_identity()
     checked = set()
-    for p in providers:
+    by_id = {p.id: p for p in providers}
+    for entry in entries:
+        p = by_id.get(entry.provider_id)
+        if p is None:
+            p = Provider(os.path.join(METADATA, str(entry.provider_id)))
+            p.image = "(none: the config's own entry, not installed by an init container)"
+            p.installed = False
+            providers.append(p)
         if p.errors:
             continue
-        top = p.module.split(".")[0]
+        top = str(entry.module).split("==")[0].split(".")[0]
         mine = [d for d in dists if owners.get(d.key) == p.id or top in d.top_level]
         checked.update(d.key for d in mine)
-        if not check_architecture(p, mine, reference):
-            continue  # never import code built for another platform
-        try:
-            holder = import_provider_module(p)
-            spec = select_spec(p, holder.get_provider_spec())
-        except Exception as e:  # noqa: BLE001 - report anything the provider raises
-            if isinstance(e, LookupError):
-                p.errors.append(("spec", str(e), "Make <module>.provider.get_provider_spec() return the provider's spec, "
-                                 "with provider_type '%s'." % p.meta_type))
-            elif isinstance(e, AttributeError) and "get_provider_spec" in str(e):
-                p.errors.append(("spec", "%s.provider has no get_provider_spec()." % p.module,
-                                 "Define get_provider_spec() in %s/provider.py returning the provider's ProviderSpec." % p.module))
-            else:
-                detail, resolution = describe_import_error(p, e)
-                p.errors.append(("import", detail, resolution))
+        spec = loaded(p, entry, upstream, run_config, mine, reference)
+        if spec is None:
             continue
         module = sys.modules.get(p.module)
         origin = where(module) if module else "?"
-        if module is not None and getattr(module, "__file__", None) and not os.path.realpath(origin).startswith(
+        if p.installed and module is not None and getattr(module, "__file__", None) and not os.path.realpath(origin).startswith(
                 os.path.realpath(PACKAGES) + os.sep):
             p.warnings.append("Module '%s' was imported from %s, not from the provider packages in %s; another copy "
                               "on PYTHONPATH shadows the provider image's." % (p.module, origin, PACKAGES))
-        if check_spec(p, spec):
+        if p.installed:
             compare_metadata(p, spec)
         if not p.errors:
             emit("Preflight: provider '%s' (%s, api %s) OK: %s from %s" % (
@@ -568,8 +581,6 @@ def main():
         stray.id, stray.module = "(packages without an owner in installed-packages.txt)", "-"
         if not check_architecture(stray, others, reference):
             providers.append(stray)
-
-    check_in_config([p for p in providers if p.api], yaml)
 
     warnings = 0
     for p in providers:
