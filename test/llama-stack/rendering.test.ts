@@ -126,7 +126,10 @@ describe('LlamaStackWithProviders with external providers', () => {
   test('the init scripts are rendered once, into a ConfigMap the init containers run from', () => {
     const cm = find(manifests, 'ConfigMap');
     expect(cm.metadata.name).toBe('stack-init-scripts');
-    expect(Object.keys(cm.data).sort()).toEqual(['extract-distribution-config.sh', 'install-provider.py', 'install-provider.sh', 'preflight.py', 'start-server.sh']);
+    expect(Object.keys(cm.data).sort()).toEqual([
+      'extract-distribution-config.py', 'extract-distribution-config.sh', 'find-server-python.sh', 'install-provider.py', 'install-provider.sh',
+      'preflight.py', 'start-server.sh',
+    ]);
     expect(byName('install-provider-ollama').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/install-provider.sh']);
     expect(byName('extract-distribution-config').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/extract-distribution-config.sh']);
     expect(pod.volumes).toContainEqual({ name: 'init-scripts', configMap: { name: 'stack-init-scripts' } });
@@ -155,6 +158,7 @@ describe('LlamaStackWithProviders with external providers', () => {
       { name: 'CONFIG_SEARCH_PATHS', value: '/opt/app-root/config.yaml:/opt/app-root/run.yaml:/etc/llama-stack/config.yaml:/etc/llama-stack/run.yaml:/app/run.yaml' },
       { name: 'BASE_CONFIG_FILE', value: '/opt/llama-stack/base-config/config.yaml' },
       { name: 'DISTRIBUTION_IMAGE', value: 'docker.io/llamastack/distribution-starter:latest' },
+      { name: 'DISTRIBUTION_NAME', value: 'starter' },
     ]);
     expect(byName('extract-distribution-config').image).toBe(server.image);
   });

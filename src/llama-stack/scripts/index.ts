@@ -6,6 +6,8 @@ export const SCRIPT_FILES = {
   installProvider: 'install-provider.sh',
   installProviderPython: 'install-provider.py',
   extractDistributionConfig: 'extract-distribution-config.sh',
+  extractDistributionConfigPython: 'extract-distribution-config.py',
+  findServerPython: 'find-server-python.sh',
   startServer: 'start-server.sh',
   preflight: 'preflight.py',
 } as const;

@@ -17,31 +17,11 @@ if [ -z "${LLAMA_STACK_CONFIG:-}" ]; then
   exit 1
 fi
 
-llama=$(command -v llama || true)
+# shellcheck source=find-server-python.sh
+. "$(dirname "$0")/find-server-python.sh"
 if [ -z "$llama" ]; then
   printf 'ERROR: No `llama` command in the distribution image (PATH=%s).\n\nResolution: Use a Llama Stack distribution image (it installs the `llama` CLI), or set the PATH of the server container.\n' "$PATH" >&2
   exit 1
-fi
-
-# The interpreter of the `llama` console script: its #! line, `#!/usr/bin/env python3` included.
-python=
-if [ -r "$llama" ]; then
-  IFS= read -r first < "$llama" || true
-  case "$first" in
-    '#!'*python*)
-      set -f
-      # shellcheck disable=SC2086 # split the #! line into words on purpose
-      set -- ${first#??}
-      set +f
-      case "$1" in
-        */env) [ "$#" -ge 2 ] && python=$(command -v "$2" || true) ;;
-        *) [ -x "$1" ] && python=$1 ;;
-      esac
-      ;;
-  esac
-fi
-if [ -z "$python" ]; then
-  python=$(command -v python3 || command -v python || true)
 fi
 if [ -z "$python" ]; then
   echo "ERROR: No Python interpreter found for preflight (neither the #! line of $llama nor python3 on PATH)." >&2
