@@ -84,7 +84,10 @@ export interface LlamaStackWithProvidersProps {
    */
   readonly configFileName?: string;
   /**
-   * Where the distribution image keeps its config, searched in order when it must be extracted.
+   * Files where the distribution image may keep its config, when it must be extracted. The
+   * extraction tries the image's `RUN_CONFIG_PATH` first, then these paths in order, then the config
+   * shipped in the installed `llama_stack` package for the distribution the image runs
+   * (`distribution.name`, else the image's `DISTRO_NAME`), as upstream images keep it.
    * @default - /opt/app-root/config.yaml, /opt/app-root/run.yaml, /etc/llama-stack/config.yaml,
    * /etc/llama-stack/run.yaml, /app/run.yaml
    */
@@ -240,6 +243,7 @@ export class LlamaStackWithProviders extends Construct {
 
     const plan: PodPlan = {
       image: validated.image,
+      distributionName: props.distribution.name,
       imagePullPolicy: props.imagePullPolicy,
       port: this.port,
       configFileName,

@@ -42,6 +42,8 @@ export const VOLUMES = {
 /** Everything the containers are built from, decided by the construct. */
 export interface PodPlan {
   readonly image: string;
+  /** The distribution's name when the spec gives one (the extraction looks for its packaged config). */
+  readonly distributionName?: string;
   readonly imagePullPolicy?: ImagePullPolicy;
   readonly port: number;
   readonly configFileName: string;
@@ -206,8 +208,12 @@ export function serverContainer(plan: PodPlan): k8s.Container {
  * PYTHONPATH with the provider packages first (seed NFR-004) and the provider secrets.
  */
 function serverEnv(plan: PodPlan, configPath: string | undefined): k8s.EnvVar[] {
+  // Every state directory on the storage volume, whatever its mount path and whatever the uid: the
+  // image's own home (`/.llama`, `/.cache`) is writable for root or group 0 only, and distribution
+  // configs write under `~` (`${env.SQLITE_STORE_DIR:=~/.llama/distributions/<name>}`).
   const defaults: k8s.EnvVar[] = [
     { name: 'LLAMA_STACK_PORT', value: String(plan.port) },
+    { name: 'HOME', value: plan.storageMountPath },
     { name: 'LLAMA_STACK_CONFIG_DIR', value: plan.storageMountPath },
     { name: 'HF_HOME', value: plan.storageMountPath },
   ];
@@ -340,6 +346,7 @@ function extractContainer(plan: PodPlan): k8s.Container {
       { name: 'CONFIG_SEARCH_PATHS', value: literalEnvValue(plan.distributionConfigPaths.join(':')) },
       { name: 'BASE_CONFIG_FILE', value: `${BASE_CONFIG_DIR}/${plan.configFileName}` },
       { name: 'DISTRIBUTION_IMAGE', value: plan.image },
+      ...(plan.distributionName !== undefined ? [{ name: 'DISTRIBUTION_NAME', value: plan.distributionName }] : []),
     ],
     volumeMounts: [
       { name: VOLUMES.scripts, mountPath: SCRIPTS_DIR, readOnly: true },

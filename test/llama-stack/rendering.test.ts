@@ -130,7 +130,7 @@ describe('LlamaStackWithProviders with external providers', () => {
     const cm = find(manifests, 'ConfigMap');
     expect(cm.metadata.name).toBe('stack-init-scripts');
     expect(Object.keys(cm.data).sort()).toEqual([
-      'extract-distribution-config.sh', 'find-server-python.sh', 'inspect-distribution.py', 'inspect-distribution.sh',
+      'extract-distribution-config.py', 'extract-distribution-config.sh', 'find-server-python.sh', 'inspect-distribution.py', 'inspect-distribution.sh',
       'install-provider.py', 'install-provider.sh', 'preflight.py', 'provider_loader.py', 'provider_packages.py', 'start-server.sh',
     ]);
     expect(byName('inspect-distribution').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/inspect-distribution.sh']);
@@ -162,6 +162,7 @@ describe('LlamaStackWithProviders with external providers', () => {
       { name: 'CONFIG_SEARCH_PATHS', value: '/opt/app-root/config.yaml:/opt/app-root/run.yaml:/etc/llama-stack/config.yaml:/etc/llama-stack/run.yaml:/app/run.yaml' },
       { name: 'BASE_CONFIG_FILE', value: '/opt/llama-stack/base-config/config.yaml' },
       { name: 'DISTRIBUTION_IMAGE', value: 'docker.io/llamastack/distribution-starter:latest' },
+      { name: 'DISTRIBUTION_NAME', value: 'starter' },
     ]);
     expect(byName('extract-distribution-config').image).toBe(server.image);
   });

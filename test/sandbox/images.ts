@@ -1,5 +1,6 @@
 /**
- * Image trees for the sandboxed pods: provider images, a stand-in distribution image, and the merge
+ * Image trees for the sandboxed pods: provider images, a Llama Stack distribution image holding the
+ * real llama-stack from PyPI, and the merge
  * image (the real one built with buildah when possible, otherwise the CLI bundled from source on the
  * host's node).
  */
@@ -13,16 +14,16 @@ import { hostPython } from './host';
 import { ContainerImage } from './pod-runner';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const STAND_IN_LLAMA = path.join(__dirname, 'images', 'llama');
+const UPSTREAM_ENTRYPOINT = path.join(__dirname, 'images', 'llama-stack-entrypoint.sh');
 
-/** PATH of a "python base image": the host Python first, then the usual system directories. */
-export function pythonPath(...first: string[]): string {
-  return [...first, hostPython().binDir, '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'].join(':');
+/** PATH of a "python base image": its Python first (the host's by default), then the usual system directories. */
+export function pythonPath(pythonBinDir = hostPython().binDir): string {
+  return [pythonBinDir, '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'].join(':');
 }
 
 /** Environment of a python base image (as `python:3.x-slim` sets it). */
-export function pythonImageEnv(...pathFirst: string[]): Record<string, string> {
-  return { PATH: pythonPath(...pathFirst), LANG: 'C.UTF-8' };
+export function pythonImageEnv(pythonBinDir?: string): Record<string, string> {
+  return { PATH: pythonPath(pythonBinDir), LANG: 'C.UTF-8' };
 }
 
 /** What goes into a provider image. */
@@ -33,6 +34,8 @@ export interface ProviderImageContent {
   readonly wheels?: readonly string[];
   /** Leave out the `/lls-provider/packages/` directory altogether. */
   readonly noPackagesDir?: boolean;
+  /** The image's Python. @default - the host's python3 */
+  readonly python?: ImagePython;
 }
 
 /** Lays out a provider image (seed 001 "Paths in Provider Image") in `dir`. */
@@ -48,32 +51,83 @@ export function providerImage(dir: string, content: ProviderImageContent): Conta
       fs.copyFileSync(w, path.join(root, 'packages', path.basename(w)));
     }
   }
-  return { dir, env: pythonImageEnv() };
+  const py = content.python;
+  return { dir, env: pythonImageEnv(py?.binDir), binds: py ? [{ source: py.prefix, target: py.prefix }] : undefined };
 }
 
-/** What goes into the stand-in distribution image. */
+/** A Python installation an image runs (its interpreter's prefix must be visible in the sandbox). */
+export interface ImagePython {
+  /** Installation prefix (`sys.base_prefix`), bound read-only at the same path. */
+  readonly prefix: string;
+  /** Directory of `python3` and `pip`, first on the image's PATH. */
+  readonly binDir: string;
+}
+
+/** A llama-stack release installed in a virtual environment by the test set-up. */
+export interface LlamaStackInstall {
+  /** The llama-stack release, e.g. `0.7.3`. */
+  readonly version: string;
+  /** The virtual environment (llama-stack and its dependencies in its site-packages, `llama` in bin/). */
+  readonly venv: string;
+}
+
+/** What goes into a distribution image besides llama-stack itself. */
 export interface DistributionImageContent {
-  /** Built-in config files: absolute path in the image → text (e.g. `/opt/app-root/config.yaml`). */
+  /** The distribution the image is built for (`DISTRO_NAME`; its config ships in the package). @default 'starter' */
+  readonly distroName?: string;
+  /** The image's `RUN_CONFIG_PATH` (upstream images leave it empty). */
+  readonly runConfigPath?: string;
+  /** Extra files: absolute path in the image → text (e.g. `/opt/app-root/config.yaml` of the OpenDataHub image). */
   readonly configs?: Readonly<Record<string, string>>;
 }
 
+/** The base interpreter of a virtual environment, from its `pyvenv.cfg`. */
+export function venvBasePython(venv: string): ImagePython {
+  const cfg = fs.readFileSync(path.join(venv, 'pyvenv.cfg'), 'utf8');
+  const home = /^home\s*=\s*(.+)$/m.exec(cfg)?.[1].trim();
+  if (!home) throw new Error(`${venv}/pyvenv.cfg names no base interpreter (home = ...)`);
+  return { binDir: home, prefix: path.dirname(home) };
+}
+
 /**
- * Lays out a stand-in Llama Stack distribution image in `dir`: the host Python plays the image's
- * Python, `/opt/app-root/bin/llama` is the stand-in for the llama CLI (test/sandbox/images/llama:
- * loads the config and really imports and instantiates every external provider), plus the
- * distribution's built-in config files.
+ * Lays out a Llama Stack distribution image in `dir` the way upstream's containers/Containerfile
+ * lays out `llamastack/distribution-<name>`: llama-stack installed from PyPI in the image's Python
+ * (here the set-up's virtual environment, bound read-only at its own path, first on PATH — so
+ * `python3`, `pip` and `llama` are the image's), working directory `/app`, `DISTRO_NAME` and an empty
+ * `RUN_CONFIG_PATH` in the environment, `/.llama` and `/.cache`, the upstream entrypoint
+ * (`images/llama-stack-entrypoint.sh`), running as root unless the pod says otherwise. The config of
+ * the distribution lives only inside the installed package, as upstream.
  */
-export function distributionImage(dir: string, content: DistributionImageContent = {}): ContainerImage {
-  const bin = path.join(dir, 'opt', 'app-root', 'bin');
-  fs.mkdirSync(bin, { recursive: true });
-  fs.copyFileSync(STAND_IN_LLAMA, path.join(bin, 'llama'));
-  fs.chmodSync(path.join(bin, 'llama'), 0o755);
+export function distributionImage(dir: string, install: LlamaStackInstall, content: DistributionImageContent = {}): ContainerImage {
+  for (const d of ['app', '.llama', '.cache', path.join('usr', 'local', 'bin')]) {
+    fs.mkdirSync(path.join(dir, d), { recursive: true });
+  }
+  const entrypoint = path.join(dir, 'usr', 'local', 'bin', 'llama-stack-entrypoint.sh');
+  fs.copyFileSync(UPSTREAM_ENTRYPOINT, entrypoint);
+  fs.chmodSync(entrypoint, 0o755);
   for (const [file, text] of Object.entries(content.configs ?? {})) {
     const target = path.join(dir, file);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, text);
   }
-  return { dir, env: pythonImageEnv('/opt/app-root/bin'), workingDir: '/opt/app-root' };
+  const base = venvBasePython(install.venv);
+  return {
+    dir,
+    env: {
+      PATH: [path.join(install.venv, 'bin'), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'].join(':'),
+      LANG: 'C.UTF-8',
+      PYTHONDONTWRITEBYTECODE: '1',
+      PIP_DISABLE_PIP_VERSION_CHECK: '1',
+      DISTRO_NAME: content.distroName ?? 'starter',
+      RUN_CONFIG_PATH: content.runConfigPath ?? '',
+    },
+    entrypoint: ['/usr/local/bin/llama-stack-entrypoint.sh'],
+    workingDir: '/app',
+    binds: [
+      { source: base.prefix, target: base.prefix },
+      { source: install.venv, target: install.venv },
+    ],
+  };
 }
 
 /** The merge image the pods run, and how it was obtained. */

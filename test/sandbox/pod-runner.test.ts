@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -172,7 +173,63 @@ describeWithSandbox('runPod (bubblewrap)', () => {
     expect(pod.container('m').stdout).toBe('no-host-python\nno-host-etc\nok\n');
   });
 
+  test('a non-root container writes only /tmp and its volumes: the image\'s files belong to root', async () => {
+    const pod = await go({
+      securityContext: { runAsUser: 1001, runAsGroup: 1001 },
+      volumes: [{ name: 'data', emptyDir: {} }],
+      containers: [{
+        name: 'main', image: BASE, volumeMounts: [{ name: 'data', mountPath: '/data' }],
+        command: ['/bin/sh', '-c', 'touch /tmp/a /data/b && echo ok; mkdir /.llama 2>&1; touch /app/c 2>&1; true'],
+      }],
+    });
+    expect(pod.container('main').stdout).toMatch(/^ok\n/);
+    expect(pod.container('main').stdout.match(/Read-only file system/g)).toHaveLength(2);
+  });
+
+  const serving = (command: string[], port: number) => ({
+    containers: [{
+      name: 'server', image: BASE, command,
+      ports: [{ name: 'http', containerPort: port }],
+      startupProbe: { httpGet: { path: '/hello.txt', port: 'http' } },
+    }],
+  });
+
+  test('serve: returns once the startup probe answers, talks to the server, then stops it', async () => {
+    const port = await freePort();
+    const pod = await go(serving(['python3', '-m', 'http.server', '--bind', '127.0.0.1', String(port), '--directory', '/app'], port), { serve: {} });
+    expect(pod.phase).toBe('Running');
+    expect(pod.container('server')).toMatchObject({ state: 'running', reason: 'Started' });
+    expect(pod.container('server').readyAtMs).toBeGreaterThan(0);
+    expect(await pod.server!.request('GET', '/hello.txt')).toEqual({ status: 200, body: 'from the image\n' });
+    expect(pod.server!.logs()).toContain('GET /hello.txt');
+    const ended = await pod.stop();
+    expect(ended).toMatchObject({ name: 'server', state: 'terminated' });
+    expect(pod.container('server').state).toBe('terminated');
+  });
+
+  test('serve: a server that exits before its probe answers fails the pod with its logs', async () => {
+    const port = await freePort();
+    const pod = await go(serving(['/bin/sh', '-c', 'echo cannot start >&2; exit 3'], port), { serve: { readyTimeoutMs: 10_000 } });
+    expect(pod.phase).toBe('Failed');
+    expect(pod.container('server')).toMatchObject({ state: 'terminated', reason: 'Error', exitCode: 3 });
+    expect(pod.container('server').message).toContain('exited before its probe succeeded');
+    expect(pod.container('server').logs).toContain('cannot start');
+    expect(pod.server).toBeUndefined();
+  });
+
   test('the host Python is the images\' Python', () => {
     expect(hostPython().version).toMatch(/^3\.\d+$/);
   });
 });
+
+/** A TCP port free on the loopback interface right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}

@@ -73,12 +73,30 @@ export interface RunPodOptions {
   readonly runMain?: boolean;
   /** Host paths visible (read-only) in overlay images, besides the host Python's prefix. */
   readonly hostRootEntries?: readonly string[];
+  /**
+   * Keep the main container running as a server: `runPod` returns once its startup probe (or, without
+   * one, its readiness probe) succeeds, and `PodRun.server` talks to it; `PodRun.stop()` ends it.
+   * Without this the main container runs to completion like a job.
+   */
+  readonly serve?: ServeOptions;
+}
+
+/** How a serving main container is started and judged ready. */
+export interface ServeOptions {
+  /** How long the probe may keep failing before the pod counts as failed. @default 120000 */
+  readonly readyTimeoutMs?: number;
+  /** How often the probe is tried (the runner probes faster than `periodSeconds`, to keep tests short). @default 100 */
+  readonly probeIntervalMs?: number;
 }
 
 /** Why a container is in its state, as `kubectl get pod` shows it. */
 export type ContainerReason =
   | 'Completed' | 'Error' | 'DeadlineExceeded' | 'PodInitializing' | 'ErrImagePull'
-  | 'CreateContainerConfigError' | 'CreateContainerError';
+  | 'CreateContainerConfigError' | 'CreateContainerError'
+  /** A serving main container that answered its probe (`serve`). */
+  | 'Started'
+  /** A serving main container that never answered its probe before the time was up. */
+  | 'Unready';
 
 /** One container's status after the run. */
 export interface ContainerRun {
@@ -87,8 +105,8 @@ export interface ContainerRun {
   readonly image: string;
   /** The process started (after `$(VAR)` expansion), empty when it never started. */
   readonly argv: readonly string[];
-  /** `terminated` when it ran; `waiting` when it never started. */
-  readonly state: 'terminated' | 'waiting';
+  /** `terminated` when it ran; `waiting` when it never started; `running` while it serves (`serve`). */
+  readonly state: 'terminated' | 'waiting' | 'running';
   readonly reason: ContainerReason;
   readonly exitCode?: number;
   /** Standard output and error, interleaved in arrival order (what `kubectl logs` shows). */
@@ -101,22 +119,37 @@ export interface ContainerRun {
   readonly startedAtMs?: number;
   readonly finishedAtMs?: number;
   readonly durationMs?: number;
+  /** Milliseconds since the pod started when a serving container first answered its probe. */
+  readonly readyAtMs?: number;
 }
 
 /** The pod after the run. */
 export class PodRun {
   public constructor(
-    /** `Succeeded` when every container exited 0, else `Failed`. */
-    public readonly phase: 'Succeeded' | 'Failed',
+    /** `Succeeded` when every container exited 0, `Running` while a server serves (`serve`), else `Failed`. */
+    public readonly phase: 'Succeeded' | 'Running' | 'Failed',
     /** `kubectl get pod` style status: `Completed`, `Init:Error`, `Init:ErrImagePull`, `Error`, ... */
     public readonly status: string,
     public readonly initContainers: readonly ContainerRun[],
-    public readonly containers: readonly ContainerRun[],
+    public containers: readonly ContainerRun[],
     /** Volume name → host directory holding its content (inspect files the containers wrote). */
     public readonly volumes: Readonly<Record<string, string>>,
     private readonly ownedWorkDir: string | undefined,
     private readonly context?: ExecContext,
+    /** The serving main container, while it runs (`serve` option). */
+    public readonly server?: RunningServer,
   ) {}
+
+  /**
+   * Stops the serving main container (SIGTERM, then SIGKILL after `graceMs`) and records how it
+   * ended in `containers`. Does nothing when nothing is serving.
+   */
+  public async stop(graceMs = 5_000): Promise<ContainerRun | undefined> {
+    if (!this.server) return undefined;
+    const ended = await this.server.stop(graceMs);
+    this.containers = this.containers.map((c) => (c.name === ended.name ? ended : c));
+    return ended;
+  }
 
   /**
    * Runs a command in a new sandbox made like one of the pod's containers (its image, env, mounts and
@@ -173,8 +206,9 @@ export class PodRun {
     return lines.join('\n');
   }
 
-  /** Removes the pod's temporary directory (when the runner created it). */
+  /** Removes the pod's temporary directory (when the runner created it); kills a server still running. */
   public dispose(): void {
+    this.server?.kill();
     if (this.ownedWorkDir) {
       fs.rmSync(this.ownedWorkDir, { recursive: true, force: true });
     }
@@ -239,21 +273,39 @@ export async function runPod(workload: any, options: RunPodOptions): Promise<Pod
   }
 
   const mains: ContainerRun[] = [];
+  let server: RunningServer | undefined;
   for (const [i, c] of mainSpecs.entries()) {
     if (failedInit || options.runMain === false || i > 0) {
       // Sidecar-less pods: the tests start the first container only (it is the server).
       mains.push(waiting(c, 'main', 'PodInitializing'));
       continue;
     }
-    mains.push(await runContainer(c, 'main', spec, podName, volumes, workDir, options, t0));
+    if (!options.serve) {
+      mains.push(await runContainer(c, 'main', spec, podName, volumes, workDir, options, t0));
+      continue;
+    }
+    const started = startContainer(c, 'main', spec, podName, volumes, workDir, options, t0);
+    if ('state' in started) {
+      mains.push(started);
+      continue;
+    }
+    const ready = await waitUntilReady(c, started, options.serve);
+    if (ready.ok) {
+      server = new RunningServer(c.name, ready.url, started);
+      mains.push({ ...started.base, argv: started.argv, state: 'running', reason: 'Started', logs: '', stdout: '', stderr: '', startedAtMs: started.startedAtMs, readyAtMs: performance.now() - t0 });
+    } else {
+      // Never ready: the kubelet would restart it; the runner ends it and reports why.
+      const ended = await started.stop(0);
+      mains.push({ ...ended, reason: ended.reason === 'Completed' || ended.exitCode === undefined ? 'Unready' : ended.reason, message: ready.reason });
+    }
   }
 
   const all = [...inits, ...mains];
-  const bad = all.find((c) => c.reason !== 'Completed' && c.reason !== 'PodInitializing');
-  const phase = bad ? 'Failed' : 'Succeeded';
-  const status = !bad ? (options.runMain === false ? 'Initialized' : 'Completed')
+  const bad = all.find((c) => !['Completed', 'PodInitializing', 'Started'].includes(c.reason));
+  const phase = bad ? 'Failed' : server ? 'Running' : 'Succeeded';
+  const status = !bad ? (options.runMain === false ? 'Initialized' : server ? 'Running' : 'Completed')
     : bad.kind === 'init' ? `Init:${bad.reason}` : bad.reason;
-  return new PodRun(phase, status, inits, mains, volumes, ownedWorkDir, { spec, podName, workDir, options, t0 });
+  return new PodRun(phase, status, inits, mains, volumes, ownedWorkDir, { spec, podName, workDir, options, t0 }, server);
 }
 
 function podSpecOf(workload: any): any {
@@ -339,10 +391,36 @@ function writeProjected(dir: string, data: Record<string, string>, items: any[] 
 // ------------------------------------------------------------------------------------------------
 // Containers
 
+/** Runs a container to completion. */
 async function runContainer(
   c: any, kind: 'init' | 'main', pod: any, podName: string, volumes: Record<string, string>,
   workDir: string, options: RunPodOptions, t0: number,
 ): Promise<ContainerRun> {
+  const started = startContainer(c, kind, pod, podName, volumes, workDir, options, t0);
+  return 'state' in started ? started : started.ended;
+}
+
+/** A container whose process runs. */
+interface StartedContainer {
+  readonly base: Pick<ContainerRun, 'name' | 'kind' | 'image'>;
+  readonly argv: readonly string[];
+  readonly startedAtMs: number;
+  /** Resolves when the process has ended, with the container's final status. */
+  readonly ended: Promise<ContainerRun>;
+  /** Everything the process printed so far. */
+  logsSoFar(): string;
+  /** SIGTERM to the container's processes, SIGKILL after `graceMs`; resolves with the final status. */
+  stop(graceMs: number): Promise<ContainerRun>;
+}
+
+/**
+ * Starts a container's process in its sandbox; returns the container's `waiting` status instead when
+ * it cannot start (image not in the map, env or command it cannot build).
+ */
+function startContainer(
+  c: any, kind: 'init' | 'main', pod: any, podName: string, volumes: Record<string, string>,
+  workDir: string, options: RunPodOptions, t0: number,
+): StartedContainer | ContainerRun {
   const base = { name: c.name as string, kind, image: c.image as string };
   const fail = (reason: ContainerReason, message: string): ContainerRun => ({
     ...base, argv: [], state: 'waiting', reason, logs: '', stdout: '', stderr: '', message,
@@ -390,11 +468,12 @@ async function runContainer(
   }
 
   const security = { ...(pod.securityContext ?? {}), ...(c.securityContext ?? {}) };
+  const uid = Number(security.runAsUser ?? 0);
   const args: string[] = [
     '--die-with-parent', '--new-session',
     '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
     '--hostname', podName,
-    '--uid', String(security.runAsUser ?? 0), '--gid', String(security.runAsGroup ?? security.runAsUser ?? 0),
+    '--uid', String(uid), '--gid', String(security.runAsGroup ?? security.runAsUser ?? 0),
   ];
   const network = kind === 'init' ? options.initNetwork ?? 'none' : options.mainNetwork ?? 'host';
   if (network === 'none') args.push('--unshare-net');
@@ -406,30 +485,124 @@ async function runContainer(
 
   args.push(...rootFileSystem(image, mounts.map((m: { target: string }) => m.target), options));
   for (const m of mounts) args.push(m.readOnly ? '--ro-bind' : '--bind', m.source, m.target);
-  if (c.securityContext?.readOnlyRootFilesystem) args.push('--remount-ro', '/');
+  // An image's files belong to root: a non-root user can write only /tmp and its volumes. The
+  // sandbox's root is a tmpfs owned by whoever runs it, so it is made read-only for other users.
+  if (c.securityContext?.readOnlyRootFilesystem || uid !== 0) args.push('--remount-ro', '/');
   args.push('--chdir', c.workingDir ?? image.workingDir ?? '/');
   args.push('--', ...argv);
 
-  const timeoutMs = options.timeoutMs ?? 120_000;
   const started = performance.now();
-  const out = await spawnCollect('bwrap', args, timeoutMs, path.join(workDir, 'logs', `${c.name}.log`));
-  const finished = performance.now();
-  const exitCode = out.timedOut ? 137 : out.code ?? 128 + (out.signalNumber ?? 9);
-  const reason: ContainerReason = out.timedOut ? 'DeadlineExceeded' : exitCode === 0 ? 'Completed' : 'Error';
-  return {
-    ...base,
-    argv,
-    state: 'terminated',
-    reason,
-    exitCode,
-    logs: out.logs,
-    stdout: out.stdout,
-    stderr: out.stderr,
-    message: c.terminationMessagePolicy === 'FallbackToLogsOnError' && exitCode !== 0 ? logTail(out.logs) : undefined,
-    startedAtMs: started - t0,
-    finishedAtMs: finished - t0,
-    durationMs: finished - started,
+  const proc = spawnProcess('bwrap', args, options.timeoutMs ?? 120_000, path.join(workDir, 'logs', `${c.name}.log`));
+  const status = (out: Collected): ContainerRun => {
+    const finished = performance.now();
+    const exitCode = out.timedOut ? 137 : out.code ?? 128 + (out.signalNumber ?? 9);
+    const reason: ContainerReason = out.timedOut ? 'DeadlineExceeded' : exitCode === 0 ? 'Completed' : 'Error';
+    return {
+      ...base,
+      argv,
+      state: 'terminated',
+      reason,
+      exitCode,
+      logs: out.logs,
+      stdout: out.stdout,
+      stderr: out.stderr,
+      message: c.terminationMessagePolicy === 'FallbackToLogsOnError' && exitCode !== 0 ? logTail(out.logs) : undefined,
+      startedAtMs: started - t0,
+      finishedAtMs: finished - t0,
+      durationMs: finished - started,
+    };
   };
+  const ended = proc.done.then(status);
+  return {
+    base,
+    argv,
+    startedAtMs: started - t0,
+    ended,
+    logsSoFar: proc.logsSoFar,
+    stop: (graceMs: number) => {
+      proc.terminate(graceMs);
+      return ended;
+    },
+  };
+}
+
+/**
+ * The kubelet's startup probe, faster: tries the container's `startupProbe` (else `readinessProbe`)
+ * `httpGet` on the pod's address (the host's loopback: the main container shares the host's network)
+ * until it answers 200–399, the process ends, or the time is up.
+ */
+async function waitUntilReady(c: any, started: StartedContainer, serve: ServeOptions): Promise<{ ok: true; url: string } | { ok: false; reason: string }> {
+  const probe = c.startupProbe?.httpGet ?? c.readinessProbe?.httpGet;
+  if (!probe) {
+    throw new Error(`runPod: container ${c.name} has no httpGet startup or readiness probe to wait for`);
+  }
+  const port = typeof probe.port === 'number' ? probe.port
+    : /^\d+$/.test(String(probe.port)) ? Number(probe.port)
+      : (c.ports ?? []).find((p: any) => p.name === probe.port)?.containerPort;
+  if (!port) {
+    throw new Error(`runPod: the probe of ${c.name} names port '${probe.port}', which the container does not declare`);
+  }
+  const scheme = String(probe.scheme ?? 'HTTP').toLowerCase();
+  const url = `${scheme}://127.0.0.1:${port}`;
+  let exited = false;
+  void started.ended.then(() => { exited = true; });
+  const deadline = performance.now() + (serve.readyTimeoutMs ?? 120_000);
+  let last = 'no answer yet';
+  while (!exited && performance.now() < deadline) {
+    try {
+      const res = await fetch(url + (probe.path ?? '/'), { signal: AbortSignal.timeout(2_000) });
+      await res.arrayBuffer();
+      if (res.status >= 200 && res.status < 400) return { ok: true, url };
+      last = `HTTP probe failed with statuscode: ${res.status}`;
+    } catch (e) {
+      last = `Get "${url}${probe.path ?? '/'}": ${(e as Error).message}`;
+    }
+    await new Promise((r) => setTimeout(r, serve.probeIntervalMs ?? 100));
+  }
+  return { ok: false, reason: exited ? `the container exited before its probe succeeded (last probe: ${last})` : `Startup probe failed: ${last}` };
+}
+
+/** The serving main container of a pod started with `serve`. */
+export class RunningServer {
+  private stopped?: Promise<ContainerRun>;
+
+  public constructor(
+    public readonly name: string,
+    /** The pod's address for the probed port, e.g. `http://127.0.0.1:8321`. */
+    public readonly url: string,
+    private readonly process: StartedContainer,
+  ) {}
+
+  /** `GET`/`POST` JSON on the server; returns the status and the parsed body (text when not JSON). */
+  public async request(method: 'GET' | 'POST' | 'DELETE', route: string, body?: unknown): Promise<{ status: number; body: any }> {
+    const res = await fetch(this.url + route, {
+      method,
+      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await res.text();
+    try {
+      return { status: res.status, body: JSON.parse(text) };
+    } catch {
+      return { status: res.status, body: text };
+    }
+  }
+
+  /** What the server printed so far. */
+  public logs(): string {
+    return this.process.logsSoFar();
+  }
+
+  public stop(graceMs: number): Promise<ContainerRun> {
+    this.stopped ??= this.process.stop(graceMs);
+    return this.stopped;
+  }
+
+  /** Ends the server at once (cleanup). */
+  public kill(): void {
+    void this.stop(0);
+  }
 }
 
 /** The container's environment (name → value), with `$(VAR)` references expanded in order. */
@@ -545,7 +718,8 @@ export function rootFileSystem(image: ContainerImage, mountTargets: readonly str
   };
 
   mergeChildren('/', layers);
-  args.push('--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--dir', '/tmp');
+  // /tmp is its own file system: it stays writable for every user when the root is made read-only.
+  args.push('--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--tmpfs', '/tmp');
   for (const b of extraBinds) args.push('--ro-bind', b.source, b.target);
   return args;
 }
@@ -579,35 +753,50 @@ interface Collected {
   readonly stderr: string;
 }
 
-function spawnCollect(command: string, args: string[], timeoutMs: number, logFile: string): Promise<Collected> {
+interface SpawnedProcess {
+  readonly done: Promise<Collected>;
+  logsSoFar(): string;
+  /** SIGTERM to the process group, SIGKILL after `graceMs` (at once when 0). */
+  terminate(graceMs: number): void;
+}
+
+function spawnProcess(command: string, args: string[], timeoutMs: number, logFile: string): SpawnedProcess {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const all: Buffer[] = [];
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => { out.push(d); all.push(d); });
-    child.stderr.on('data', (d: Buffer) => { err.push(d); all.push(d); });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }, timeoutMs);
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const all: Buffer[] = [];
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (d: Buffer) => { out.push(d); all.push(d); });
+  child.stderr.on('data', (d: Buffer) => { err.push(d); all.push(d); });
+  let timedOut = false;
+  let closed = false;
+  const signal = (sig: NodeJS.Signals) => {
+    if (closed) return;
+    try {
+      process.kill(-child.pid!, sig);
+    } catch {
+      child.kill(sig);
+    }
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    signal('SIGKILL');
+  }, timeoutMs);
+  let killTimer: NodeJS.Timeout | undefined;
+  const done = new Promise<Collected>((resolve, reject) => {
     child.on('error', (e) => {
       clearTimeout(timer);
       reject(new Error(`cannot start bwrap: ${e.message}`));
     });
-    child.on('close', (code, signal) => {
+    child.on('close', (code, sig) => {
+      closed = true;
       clearTimeout(timer);
+      if (killTimer) clearTimeout(killTimer);
       const logs = Buffer.concat(all).toString('utf8');
       fs.writeFileSync(logFile, logs);
       resolve({
         code,
-        signalNumber: signal ? os.constants.signals[signal] : undefined,
+        signalNumber: sig ? os.constants.signals[sig] : undefined,
         timedOut,
         logs,
         stdout: Buffer.concat(out).toString('utf8'),
@@ -615,4 +804,16 @@ function spawnCollect(command: string, args: string[], timeoutMs: number, logFil
       });
     });
   });
+  return {
+    done,
+    logsSoFar: () => Buffer.concat(all).toString('utf8'),
+    terminate: (graceMs: number) => {
+      if (graceMs <= 0) {
+        signal('SIGKILL');
+        return;
+      }
+      signal('SIGTERM');
+      killTimer ??= setTimeout(() => signal('SIGKILL'), graceMs);
+    },
+  };
 }

@@ -65,6 +65,12 @@ export function importName(distName: string): string {
  * A minimal provider package (the contract of the sample provider, parameterised): `<module>/provider.py`
  * with get_provider_spec() and `<module>/__init__.py` with get_adapter_impl(). `body` adds code to
  * `__init__.py` (e.g. imports of dependencies), `spec` overrides the runtime spec's fields.
+ *
+ * Loaded by a real llama-stack server (0.3 or 0.7), it is a provider the server accepts: the spec is
+ * llama-stack's own RemoteProviderSpec (InlineProviderSpec for `inline::` types), and the adapter has
+ * every route method of its API's protocol, with the protocol's signature
+ * (`core/resolver.py` check_protocol_compliance), answering none of them; an inference adapter lists
+ * no models. Without llama-stack (unit tests) the spec is a plain object with the same fields.
  */
 export function providerPackage(options: {
   readonly name: string;
@@ -92,34 +98,116 @@ export function providerPackage(options: {
       [`${mod}/__init__.py`]: [
         `"""Test provider ${options.name}."""`,
         options.initBody ?? '',
-        'class Config:',
-        '    def __init__(self, **config):',
-        '        self.config = config',
-        '',
-        'class Adapter:',
-        '    def __init__(self, config):',
-        '        self.config = config',
+        'from ._adapter import Adapter, Config',
         '',
         'async def get_adapter_impl(config, deps):',
-        '    return Adapter(config)',
+        '    return Adapter.for_api(config)',
         '',
         'async def get_provider_impl(config, deps):',
-        '    return Adapter(config)',
+        '    return Adapter.for_api(config)',
         '',
       ].join('\n'),
+      [`${mod}/_adapter.py`]: SYNTHETIC_ADAPTER.replace('__API__', JSON.stringify(api)),
       [`${mod}/provider.py`]: [
         options.providerBody ?? '',
-        'class Spec:',
-        '    def __init__(self, **fields):',
-        '        self.__dict__.update(fields)',
-        '',
+        SYNTHETIC_SPEC,
         'def get_provider_spec():',
-        `    return Spec(**${JSON.stringify(spec)})`,
+        `    return make_spec(${JSON.stringify(spec)})`,
         '',
       ].join('\n'),
     },
   };
 }
+
+/** `provider.py` of a synthetic provider: llama-stack's own spec class when the server provides it. */
+const SYNTHETIC_SPEC = `
+try:  # llama-stack >= 0.4
+    from llama_stack_api import Api, InlineProviderSpec, RemoteProviderSpec
+except ImportError:
+    try:  # llama-stack 0.2 / 0.3
+        from llama_stack.providers.datatypes import Api, InlineProviderSpec, RemoteProviderSpec
+    except ImportError:
+        Api = InlineProviderSpec = RemoteProviderSpec = None
+
+
+class Spec:
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+def make_spec(fields):
+    if RemoteProviderSpec is None:
+        return Spec(**fields)
+    fields = dict(fields, api=Api(fields["api"]), pip_packages=fields.get("pip_packages", []))
+    if str(fields["provider_type"]).startswith("inline::"):
+        return InlineProviderSpec(**fields)
+    return RemoteProviderSpec(adapter_type=str(fields["provider_type"]).split("::", 1)[-1], **fields)
+`;
+
+/**
+ * `_adapter.py` of a synthetic provider: the config class, and an adapter that has every route method
+ * of its API's protocol (with the protocol's own signature, which the server compares) when llama-stack
+ * is importable. Each route answers 501-like NotImplementedError; an inference adapter lists no models.
+ */
+const SYNTHETIC_ADAPTER = `
+import inspect
+
+API = __API__
+
+
+class Config:
+    def __init__(self, **config):
+        self.config = config
+
+
+def _protocols():
+    """The protocol classes the server checks this API's implementations against."""
+    try:
+        from llama_stack.core.resolver import api_protocol_map
+    except ImportError:
+        return []
+    try:
+        from llama_stack_api import Api, InferenceProvider
+    except ImportError:
+        from llama_stack.apis.inference import InferenceProvider
+        from llama_stack.providers.datatypes import Api
+    found = [p for a, p in api_protocol_map().items() if a.value == API]
+    return found + ([InferenceProvider] if API == "inference" else [])
+
+
+def _route(name, signature):
+    async def route(self, *args, **kwargs):
+        raise NotImplementedError("%s is not served by this test provider" % name)
+    route.__name__ = name
+    route.__signature__ = signature
+    return route
+
+
+class Adapter:
+    def __init__(self, config):
+        self.config = config
+
+    @classmethod
+    def for_api(cls, config):
+        routes = {}
+        for protocol in _protocols():
+            for name, fn in inspect.getmembers(protocol, inspect.isfunction):
+                if not name.startswith("_") and not hasattr(cls, name):
+                    routes[name] = _route(name, inspect.signature(fn))
+        return type("SyntheticAdapter", (cls,), routes)(config) if routes else cls(config)
+
+    async def initialize(self):
+        pass
+
+    async def shutdown(self):
+        pass
+
+    async def list_models(self):
+        return []
+
+    async def should_refresh_models(self):
+        return False
+`;
 
 /** `lls-provider-spec.yaml` text for a provider package. */
 export function providerMetadata(options: {

@@ -10,6 +10,7 @@ export const SCRIPT_FILES = {
   installProviderPython: 'install-provider.py',
   providerPackages: 'provider_packages.py',
   extractDistributionConfig: 'extract-distribution-config.sh',
+  extractDistributionConfigPython: 'extract-distribution-config.py',
   startServer: 'start-server.sh',
   preflight: 'preflight.py',
   providerLoader: 'provider_loader.py',
