@@ -113,7 +113,7 @@ function llamaStackEnv(cache, python, entry, registry) {
       configFileName: entry.configFileName,
       starterConfig,
       env,
-      lock: lock.file,
+      lock: keepLock(lock, dir),
     };
   });
   removeOlder(parent, dir, new RegExp(`^${escape(entry.version)}-[0-9a-f]{8}$`));
@@ -159,7 +159,7 @@ function providerWheels(cache, python, entry, registry) {
     if (wheels.length !== lock.pins.length) {
       throw new Error(`${lock.file} pins ${lock.pins.length} packages, but ${wheels.length} wheels were downloaded`);
     }
-    return { name: entry.name, version: entry.version, llamaStack: entry.llamaStack, dir, wheelDir, wheels, lock: lock.file };
+    return { name: entry.name, version: entry.version, llamaStack: entry.llamaStack, dir, wheelDir, wheels, lock: keepLock(lock, dir) };
   });
   removeOlder(parent, dir, new RegExp(`^${escape(entry.name)}-[^-]+-[0-9a-f]{8}$`));
   return value;
@@ -217,7 +217,7 @@ function registryProbe(python) {
       const probe = spawnSync(python, ['-m', 'pip', 'index', 'versions', '--disable-pip-version-check', '--timeout', '15', '--retries', '1', 'llama-stack'],
         { encoding: 'utf8', timeout: 120_000 });
       answer = probe.status === 0 ? ''
-        : `the package index cannot be reached (pip index versions llama-stack: ${lastLine(probe.stderr || probe.error?.message || '')})`;
+        : `the package index cannot be reached (pip index versions llama-stack: ${pipComplaint(probe.stderr || probe.error?.message || '')})`;
     }
     return answer || undefined;
   };
@@ -269,6 +269,13 @@ function writeLocks() {
       fs.rmSync(work, { recursive: true, force: true });
     }
   }
+}
+
+/** Copies the lock into the environment's directory (the cache outlives checkouts); returns the copy. */
+function keepLock(lock, dir) {
+  const copy = path.join(dir, 'lock.txt');
+  fs.writeFileSync(copy, lock.text);
+  return copy;
 }
 
 function readLock(name) {
@@ -346,8 +353,10 @@ function byVersion(a, b) {
   return 0;
 }
 
-function lastLine(text) {
-  return text.trim().split('\n').pop();
+/** Why pip could not reach the index: the connection error when it names one, else its last two lines. */
+function pipComplaint(stderr) {
+  const cause = stderr.match(/Failed to establish a new connection: [^'")]+|Name or service not known|timed out|certificate verify failed[^'")]*/);
+  return cause ? cause[0].trim() : stderr.trim().split('\n').filter((l) => !l.includes('experimental command')).slice(-2).join(' ');
 }
 
 function fail(message) {

@@ -22,7 +22,7 @@ const PROVIDERS = ['llama-stack-provider-trustyai-fms', 'llama-stack-provider-lm
 const envs = Object.keys(RELEASES).map((v) => llamaStackEnv(v));
 const wheels = PROVIDERS.map((name) => providerWheels(name));
 
-describeWhen('Llama Stack test environments', testEnvsSupport(...envs, ...wheels), 'the Llama Stack test environments', () => {
+describeWhen('Llama Stack test environments', testEnvsSupport(...envs, ...wheels), 'llama-stack test environment', () => {
   let work: string;
   let sampleWheels: string[];
 
@@ -66,15 +66,16 @@ describeWhen('Llama Stack test environments', testEnvsSupport(...envs, ...wheels
 
         const chat = await server.post('/v1/chat/completions', { model: 'acme-echo/echo', messages: [{ role: 'user', content: 'hello   there  world' }] });
         expect(chat.status).toBe(200);
-        expect(chat.body).toMatchObject({
+        expect(JSON.parse(chat.text)).toMatchObject({
           object: 'chat.completion',
           model: 'acme-echo/echo',
           choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '> hello there world' } }],
           usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
         });
         const streamed = await server.post('/v1/chat/completions', { model: 'acme-echo/echo', stream: true, messages: [{ role: 'user', content: 'hi' }] });
-        expect(streamed.status).toBe(400);
-        expect(JSON.stringify(streamed.body)).toContain('acme-echo does not stream');
+        // 0.7.3 answers 400; 0.3.5 has already begun an event stream (200) and sends the error as its one event.
+        expect(streamed.status).toBe(version === '0.3.5' ? 200 : 400);
+        expect(streamed.text).toContain('acme-echo does not stream');
       } finally {
         await server.stop();
       }
@@ -103,7 +104,7 @@ function withProvider(configFile: string, dir: string, api: string, entry: Recor
 
 interface Server {
   get(route: string): Promise<any>;
-  post(route: string, body: unknown): Promise<{ status: number; body: any }>;
+  post(route: string, body: unknown): Promise<{ status: number; text: string }>;
   stop(): Promise<void>;
 }
 
@@ -124,8 +125,7 @@ async function startServer(env: LlamaStackEnv, config: string, dir: string, pyth
   const stop = () => stopProcess(child);
   const deadline = Date.now() + 240_000;
   for (;;) {
-    // 0.3.5 keeps running after a failed start-up: its traceback counts as the failure.
-    if (child.exitCode !== null || /^Traceback/m.test(log) || Date.now() > deadline) {
+    if (child.exitCode !== null || failedStartUp(log) || Date.now() > deadline) {
       await stop();
       throw new Error(`llama-stack ${env.version} did not start (exit ${child.exitCode}):\n${log.split('\n').slice(-40).join('\n')}`);
     }
@@ -137,10 +137,20 @@ async function startServer(env: LlamaStackEnv, config: string, dir: string, pyth
     get: async (route) => (await fetch(base + route)).json(),
     post: async (route, body) => {
       const r = await fetch(base + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: r.status, body: await r.json() };
+      return { status: r.status, text: await r.text() };
     },
     stop,
   };
+}
+
+/**
+ * Whether the log shows a failed start-up: 0.3.5 keeps running after one, so its traceback is the sign.
+ * Not the tracebacks Python prints for exceptions it ignores (0.3.5 sometimes logs aiosqlite's
+ * `Connection.__del__` failing during a start-up that succeeds).
+ */
+function failedStartUp(log: string): boolean {
+  const lines = log.split('\n');
+  return lines.some((line, i) => line.startsWith('Traceback') && !lines[i - 1]?.startsWith('Exception ignored in'));
 }
 
 /** Ends the server's process group (the server and anything it started), by signal, then by force. */

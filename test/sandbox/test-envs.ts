@@ -28,7 +28,7 @@ export interface LlamaStackEnv {
   readonly starterConfig: string;
   /** Environment variables the server needs, as the upstream image sets them (e.g. `TIKTOKEN_CACHE_DIR`). */
   readonly env: Readonly<Record<string, string>>;
-  /** The lock file it was installed from. */
+  /** A copy of the lock file it was installed from. */
   readonly lock: string;
 }
 
@@ -48,8 +48,10 @@ export interface ProviderWheels {
   readonly lock: string;
 }
 
-/** Something from the index, or why it is not there. */
-export type Found<T> = { readonly value: T; readonly reason?: undefined } | { readonly value?: undefined; readonly reason: string };
+/** Something from the index, or why it is not there (`reason`: `<what>: <why>`). */
+export type Found<T> =
+  | { readonly value: T; readonly reason?: undefined }
+  | { readonly value?: undefined; readonly reason: string; readonly what: string; readonly why: string };
 
 interface Index {
   readonly llamaStack: Readonly<Record<string, LlamaStackEnv>>;
@@ -80,10 +82,14 @@ export function providerWheels(name: string): Found<ProviderWheels> {
   return lookUp(name, (index) => index.providerWheels[name], (w) => w.wheels.map((f) => path.join(w.wheelDir, f)));
 }
 
-/** For `describeWhen`: whether every environment named is there, and why not when one is missing. */
+/** For `describeWhen`: whether every environment named is there, and why not when some are missing. */
 export function testEnvsSupport(...found: Found<unknown>[]): SandboxSupport {
-  const missing = found.filter((f) => f.reason !== undefined).map((f) => f.reason);
-  return missing.length === 0 ? { ok: true } : { ok: false, reason: missing.join('; ') };
+  const whatByWhy = new Map<string, string[]>();
+  for (const f of found) {
+    if (f.reason !== undefined) whatByWhy.set(f.why, [...(whatByWhy.get(f.why) ?? []), f.what]);
+  }
+  if (whatByWhy.size === 0) return { ok: true };
+  return { ok: false, reason: [...whatByWhy].map(([why, whats]) => `${whats.join(', ')}: ${why}`).join('; ') };
 }
 
 function lookUp<T>(what: string, pick: (index: Index) => T | undefined, files: (value: T) => string[]): Found<T> {
@@ -92,14 +98,18 @@ function lookUp<T>(what: string, pick: (index: Index) => T | undefined, files: (
   try {
     index = JSON.parse(fs.readFileSync(file, 'utf8')) as Index;
   } catch (e) {
-    return { reason: `no test environment index at ${file} (${(e as Error).message}); run ${SETUP}` };
+    return missing(what, `no test environment index at ${file} (${(e as Error).message}); run ${SETUP}`);
   }
   const value = pick(index);
   if (value === undefined) {
     const skipped = index.skipped?.[what];
-    return { reason: skipped ? `${what} was not set up: ${skipped}` : `${file} does not list ${what}; run ${SETUP}` };
+    return missing(what, skipped ? `not set up: ${skipped}` : `${file} does not list it; run ${SETUP}`);
   }
   const gone = files(value).find((f) => !fs.existsSync(f));
-  if (gone) return { reason: `${what}: ${gone} listed in ${file} does not exist; run ${SETUP}` };
+  if (gone) return missing(what, `${gone} listed in ${file} does not exist; run ${SETUP}`);
   return { value };
+}
+
+function missing(what: string, why: string): Found<never> {
+  return { reason: `${what}: ${why}`, what, why };
 }
