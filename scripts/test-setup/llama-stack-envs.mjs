@@ -238,7 +238,9 @@ function findPython() {
   for (const c of candidates) {
     const r = spawnSync(c, ['-c', 'import sys; print(sys.executable); print("%d.%d.%d" % sys.version_info[:3])'], { encoding: 'utf8' });
     if (r.status !== 0) {
-      tried.push(`${c} (${r.error ? 'not found' : 'exit ' + r.status})`);
+      const why = r.error ? 'not found' : `exit ${r.status}`;
+      if (c === process.env.KIC_PYTHON312) return `KIC_PYTHON312=${c} cannot be run (${why})`;
+      tried.push(`${c} (${why})`);
       continue;
     }
     const [executable, version] = r.stdout.trim().split('\n');
@@ -251,6 +253,7 @@ function findPython() {
 
 /** Rewrites every lock file from envs.json with `uv pip compile`, as of each entry's date. */
 function writeLocks() {
+  if (spawnSync('uv', ['--version']).status !== 0) fail('--lock needs uv on PATH (pip install uv)');
   for (const entry of [...MANIFEST.llamaStack, ...MANIFEST.providerWheels]) {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-lock-'));
     try {
