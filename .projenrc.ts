@@ -90,7 +90,13 @@ docgen.exec('node scripts/docgen.mjs');
 const docgenCheck = project.addTask('docgen:check', { description: 'Fail when API.md is stale' });
 docgenCheck.exec('node scripts/docgen.mjs --check');
 
-// The test command compiles first (CLI tests run the built binary), then checks generated files.
+// The test command compiles first (CLI tests run the built binary), sets up the Llama Stack test
+// environments (real llama-stack releases and provider wheels from PyPI, cached by lock hash), runs jest,
+// then checks generated files.
+project.testTask.prependSpawn(project.addTask('test:setup', {
+  description: 'Set up the cached Llama Stack test environments (scripts/test-setup/llama-stack-envs.mjs)',
+  exec: 'node scripts/test-setup/llama-stack-envs.mjs',
+}));
 project.testTask.prependSpawn(project.compileTask);
 project.testTask.spawn(docgenCheck);
 // src/imports/ is generated from crds/ by `cdk8s import`; stale generated code fails the tests.

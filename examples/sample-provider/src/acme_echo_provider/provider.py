@@ -1,11 +1,11 @@
 """The provider spec Llama Stack reads from ``acme_echo_provider.provider.get_provider_spec()``.
 
-The spec types live in ``llama_stack_api`` (llama-stack >= 0.4) or ``llama_stack.providers.datatypes``
-(earlier releases); both are provided by the distribution image, never shipped in the provider image.
-Outside a distribution (unit tests, the preflight stand-in used by kube-inference-constructs' tests)
-neither exists, and a plain object with the same fields is returned: an optional import, which
-preflight must accept.
+The spec types come from the running distribution (see ``llama_stack_types``). Outside a distribution
+(unit tests, preflight's import check) there are none, and a plain object with the same fields is
+returned.
 """
+
+from .llama_stack_types import AVAILABLE, Api, RemoteProviderSpec
 
 API = "inference"
 ADAPTER_TYPE = "acme-echo"
@@ -13,14 +13,6 @@ PROVIDER_TYPE = "remote::" + ADAPTER_TYPE
 MODULE = "acme_echo_provider"
 CONFIG_CLASS = "acme_echo_provider.config.AcmeEchoConfig"
 DESCRIPTION = "Echoes the prompt back; a sample external provider."
-
-try:  # llama-stack >= 0.4
-    from llama_stack_api import Api, RemoteProviderSpec
-except ImportError:
-    try:  # llama-stack 0.2 / 0.3
-        from llama_stack.providers.datatypes import Api, RemoteProviderSpec
-    except ImportError:
-        Api = RemoteProviderSpec = None
 
 
 class PlainProviderSpec:
@@ -42,6 +34,6 @@ def get_provider_spec():
         module=MODULE,
         description=DESCRIPTION,
     )
-    if RemoteProviderSpec is None:
+    if not AVAILABLE:
         return PlainProviderSpec(api=API, **fields)
     return RemoteProviderSpec(api=Api.inference, **fields)
