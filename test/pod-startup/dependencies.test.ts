@@ -1,18 +1,17 @@
 /**
- * Provider dependencies against the server's own packages and against each other, in the sandboxed pod.
- * The stand-in distribution image's Python (the host's python3) plays the server's environment: it has
- * PyYAML, so a provider shipping a synthetic PyYAML 5.0 wheel meets a real server copy of PyYAML 6.
+ * Provider dependencies against the server's own packages and against each other, in the sandboxed pod
+ * with the real llama-stack distribution image: the server has PyYAML, so a provider shipping a
+ * synthetic PyYAML 5.0 wheel meets the server's real copy of PyYAML 6.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DISTRIBUTION, PACKAGES_DIR, referenceConfig, renderStack, Scenario } from './helpers';
-import { describeWithSandbox } from '../sandbox/host';
+import { DISTRIBUTION, describeWithLlamaStack, env, freePort, PACKAGES_DIR, renderStack, Scenario } from './helpers';
 import { PodRun } from '../sandbox/pod-runner';
 import { buildSyntheticWheel, providerMetadata, providerPackage, SyntheticPackage } from '../sandbox/wheels';
 
-/** The PyYAML version of the stand-in distribution image (the host's python3). */
-const SERVER_PYYAML = execFileSync('python3', ['-c', 'import importlib.metadata as m; print(m.version("PyYAML"))'], { encoding: 'utf8' }).trim();
+/** The PyYAML version of the distribution image's Python (set before the tests run). */
+let SERVER_PYYAML: string;
 const OLD_PYYAML: SyntheticPackage = { name: 'PyYAML', version: '5.0', files: { 'yaml/__init__.py': '__version__ = "5.0"\n' } };
 
 /** Every container after `name` never started. */
@@ -22,11 +21,12 @@ function nothingAfter(pod: PodRun, name: string): void {
   expect(all.slice(i + 1).map((c) => c.state)).toEqual(all.slice(i + 1).map(() => 'waiting'));
 }
 
-describeWithSandbox('provider dependencies and the server\'s own packages', () => {
+describeWithLlamaStack('provider dependencies and the server\'s own packages', {}, () => {
   let s: Scenario;
   beforeAll(() => {
     s = new Scenario('deps');
-    s.distribution({ configs: { '/opt/app-root/config.yaml': referenceConfig('starter-config-v0.7.1.yaml') } });
+    s.distribution();
+    SERVER_PYYAML = execFileSync(env().python, ['-c', 'import importlib.metadata as m; print(m.version("PyYAML"))'], { encoding: 'utf8' }).trim();
   });
   afterAll(() => s.dispose());
 
@@ -86,7 +86,7 @@ describeWithSandbox('provider dependencies and the server\'s own packages', () =
       deps: [OLD_PYYAML],
       initBody: `import yaml\nassert yaml.__version__ == ${JSON.stringify(SERVER_PYYAML)}, "provider got PyYAML " + yaml.__version__ + " from " + yaml.__file__\n`,
     });
-    const pod = await s.run(renderStack({ externalProviders: { inference: [p] } }));
+    const pod = await s.run(renderStack({ port: await freePort(), externalProviders: { inference: [p] } }), { serve: {} });
     const install = pod.container('install-provider-yaml-user');
     expect(install.reason).toBe('Completed');
     expect(install.stdout).toContain(`Using the server's PyYAML ${SERVER_PYYAML} (provider wheel 5.0 not installed)`);
@@ -97,8 +97,13 @@ describeWithSandbox('provider dependencies and the server\'s own packages', () =
       `PyYAML==${SERVER_PYYAML} provider=yaml-user image=${p.image} served-by=server`,
       '',
     ].join('\n'));
-    // Preflight imported the provider with the server's interpreter and PYTHONPATH: its assertion held.
-    expect(pod.container('llama-stack').logs).toContain(`Preflight: provider 'yaml-user' (remote::acme-yaml-user, api inference) OK: acme_yaml_user from ${PACKAGES_DIR}/acme_yaml_user/__init__.py`);
+    // Preflight imported the provider with the server's interpreter and PYTHONPATH: its assertion held;
+    // so did the real server's import, and it runs the provider.
+    expect(pod.phase).toBe('Running');
+    expect(pod.server!.logs()).toContain(`Preflight: provider 'yaml-user' (remote::acme-yaml-user, api inference) OK: acme_yaml_user from ${PACKAGES_DIR}/acme_yaml_user/__init__.py`);
+    const listed = (await pod.server!.request('GET', '/v1/providers')).body.data.filter((x: any) => x.provider_id === 'yaml-user');
+    expect(listed.map((x: any) => x.provider_type)).toEqual(['remote::acme-yaml-user']);
+    await pod.stop();
   });
 
   test('a dependency the server has at a version the provider rejects fails the pod before the server starts', async () => {

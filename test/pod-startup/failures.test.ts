@@ -5,8 +5,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DISTRIBUTION, deploymentOf, referenceConfig, renderStack, Scenario } from './helpers';
-import { describeWithSandbox } from '../sandbox/host';
+import { DISTRIBUTION, deploymentOf, describeWithLlamaStack, renderStack, Scenario } from './helpers';
+import { DISTRIBUTION_IMAGES } from '../../src/llama-stack/distribution';
 import { PodRun } from '../sandbox/pod-runner';
 import { buildSyntheticWheel, providerMetadata, providerPackage, sampleProviderWheels, SAMPLE_PROVIDER_DIR } from '../sandbox/wheels';
 
@@ -20,7 +20,7 @@ function nothingAfter(pod: PodRun, name: string): void {
   expect(all.slice(i + 1).map((c) => `${c.name}:${c.state}:${c.reason}`)).toEqual(all.slice(i + 1).map((c) => `${c.name}:waiting:PodInitializing`));
 }
 
-describeWithSandbox('User Story 3 - diagnose provider failures', () => {
+describeWithLlamaStack('Diagnose provider failures (real distribution image)', {}, () => {
   let s: Scenario;
   let echoWheels: string[];
   let echoMetadata: string;
@@ -28,7 +28,7 @@ describeWithSandbox('User Story 3 - diagnose provider failures', () => {
     s = new Scenario('us3');
     echoWheels = sampleProviderWheels(s.path('wheels', 'echo'));
     echoMetadata = fs.readFileSync(path.join(SAMPLE_PROVIDER_DIR, 'lls-provider-spec.yaml'), 'utf8');
-    s.distribution({ configs: { '/opt/app-root/config.yaml': referenceConfig('starter-config-v0.7.1.yaml') } })
+    s.distribution()
       .provider(ECHO, { metadata: echoMetadata, wheels: echoWheels });
   });
   afterAll(() => s.dispose());
@@ -154,18 +154,38 @@ describeWithSandbox('User Story 3 - diagnose provider failures', () => {
     nothingAfter(pod, c.name);
   });
 
-  test('3.7 distribution image without a config file, and no user config', async () => {
-    const bare = 'registry.test/llama-stack/distribution-bare:1';
-    s.distribution({}, bare);
+  test('3.7 distribution image without a config file, and no user config: every place tried is listed', async () => {
+    const bare = 'registry.test/llama-stack/distribution-bare:0.7.3';
+    s.distribution({ distroName: '' }, bare);
     const pod = await s.run(renderStack({ distribution: { image: bare }, externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO }] } }));
     expect(pod.container('install-provider-acme-echo').reason).toBe('Completed');
     const c = pod.container('extract-distribution-config');
     expect(c.reason).toBe('Error');
     expect(c.message).toContain(`ERROR: No config.yaml or run.yaml found in distribution image ${bare}`);
-    expect(c.message).toContain('  - /opt/app-root/config.yaml (not found)');
-    expect(c.message).toContain('  - /etc/llama-stack/run.yaml (not found)');
-    expect(c.message).toMatch(/Resolution: Either provide a user config/);
+    expect(c.message).toContain('  - /opt/app-root/config.yaml (search path: not found)');
+    expect(c.message).toContain('  - /etc/llama-stack/run.yaml (search path: not found)');
+    expect(c.message).toContain("Note: no distribution name (neither DISTRIBUTION_NAME nor the image's DISTRO_NAME is set)");
+    expect(c.message).toMatch(/Resolution: Either provide a user config .*name the distribution the image runs \(distribution\.name\)/);
     nothingAfter(pod, c.name);
     expect(DISTRIBUTION).not.toBe(bare);
+  });
+
+  test('3.7 a named distribution the installed llama-stack does not ship: the package paths tried are listed', async () => {
+    s.distribution({}, DISTRIBUTION_IMAGES['remote-vllm']);
+    const pod = await s.run(renderStack({ distribution: { name: 'remote-vllm' }, externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO }] } }));
+    const c = pod.container('extract-distribution-config');
+    expect(c.reason).toBe('Error');
+    expect(c.message).toMatch(/ {2}- \/\S+\/site-packages\/llama_stack\/distributions\/remote-vllm\/config\.yaml \(distribution 'remote-vllm' in the installed package: not found\)/);
+    expect(c.message).toMatch(/ {2}- \/\S+\/site-packages\/llama_stack\/distributions\/remote-vllm\/run\.yaml \(distribution 'remote-vllm' in the installed package: not found\)/);
+    nothingAfter(pod, c.name);
+  });
+
+  test('the image\'s RUN_CONFIG_PATH comes first, as its entrypoint runs that file', async () => {
+    const ref = 'registry.test/llama-stack/distribution-custom:0.7.3';
+    const own = 'version: 2\ndistro_name: custom\napis: []\nproviders: {}\n';
+    s.distribution({ runConfigPath: '/app/custom.yaml', configs: { '/app/custom.yaml': own } }, ref);
+    const pod = await s.run(renderStack({ distribution: { image: ref }, externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO }] } }), { runMain: false });
+    expect(pod.container('extract-distribution-config').stdout).toContain('Found distribution config at /app/custom.yaml (RUN_CONFIG_PATH of the image)');
+    expect(pod.volumeFile('merged-config', 'config.yaml')).toContain('distro_name: custom');
   });
 });

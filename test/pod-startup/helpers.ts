@@ -1,26 +1,29 @@
 /**
  * Shared set-up of the pod start-up scenarios: renders a LlamaStackWithProviders Deployment with the
- * real construct, lays out provider images with real wheels, a stand-in distribution image and the
- * merge image, and runs the pod in bubblewrap sandboxes (test/sandbox/pod-runner.ts).
+ * real construct, lays out provider images with real wheels, a distribution image holding the real
+ * llama-stack from PyPI (the test set-up's environments) and the merge image, and runs the pod in
+ * bubblewrap sandboxes (test/sandbox/pod-runner.ts), the server container serving for real.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Testing } from 'cdk8s';
 import { LlamaStackWithProviders, LlamaStackWithProvidersProps } from '../../src';
-import { distributionImage, DistributionImageContent, mergeImage, providerImage, ProviderImageContent, REPO_ROOT } from '../sandbox/images';
+import { describeWhen, sandboxSupport } from '../sandbox/host';
+export { freePort } from '../sandbox/host';
+import { distributionImage, DistributionImageContent, mergeImage, providerImage, ProviderImageContent, venvBasePython } from '../sandbox/images';
 import { ContainerImage, PodRun, runPod, RunPodOptions } from '../sandbox/pod-runner';
+import { LlamaStackEnv, llamaStackEnv, providerWheels, ProviderWheels, testEnvsSupport } from '../sandbox/test-envs';
 
-export const DISTRIBUTION = 'registry.test/llama-stack/distribution-starter:0.7.1';
+/** The llama-stack release the pod tests run by default (the newest 0.7.x), and the run.yaml-era one. */
+export const LLAMA_STACK = '0.7.3';
+export const LLAMA_STACK_RUN_YAML_ERA = '0.3.5';
+/** The distribution image reference: its tag names the release, as upstream tags do. */
+export const DISTRIBUTION = `registry.test/llama-stack/distribution-starter:${LLAMA_STACK}`;
 export const MERGE = 'registry.test/kube-inference/merge:test';
 export const SCRIPTS_DIR = '/opt/llama-stack/scripts';
 export const SHARED_DIR = '/opt/llama-stack/external-providers';
 export const PACKAGES_DIR = `${SHARED_DIR}/python-packages`;
-
-/** The reference configs of real distributions (unmodified upstream copies in test/fixtures/provider-images/configs). */
-export function referenceConfig(name: string): string {
-  return fs.readFileSync(path.join(REPO_ROOT, 'test', 'fixtures', 'provider-images', 'configs', name), 'utf8');
-}
 
 /** Renders the construct in a chart; returns every manifest. */
 export function renderStack(props: Partial<LlamaStackWithProvidersProps>): any[] {
@@ -40,26 +43,32 @@ export function deploymentOf(manifests: readonly any[]): any {
   return d;
 }
 
-/** The stand-in server's report (the `LLAMA_STACK_STAND_IN_RESULT` line of `llama stack run`). */
-export interface StandInResult {
-  readonly config: string;
-  readonly distro_name?: string;
-  readonly external: Array<{
-    api: string;
-    provider_id: string;
-    provider_type: string;
-    runtime_provider_type: string;
-    module: string;
-    module_file: string;
-    impl: string;
-  }>;
-  readonly builtin: Array<{ api: string; provider_id: string; provider_type: string }>;
-  readonly errors: Array<{ provider_id: string; error: string }>;
+/**
+ * `describe` for scenarios that run the real llama-stack server (and the real providers named): runs
+ * them when bubblewrap and the test set-up's environments are there; otherwise fails in CI
+ * (`CI=true`) and skips with the reason locally.
+ */
+export function describeWithLlamaStack(name: string, needs: { versions?: string[]; providers?: string[] }, fn: () => void): void {
+  const sandbox = sandboxSupport();
+  const envs = testEnvsSupport(
+    ...(needs.versions ?? [LLAMA_STACK]).map((v) => llamaStackEnv(v)),
+    ...(needs.providers ?? []).map((p) => providerWheels(p)),
+  );
+  describeWhen(name, sandbox.ok ? envs : sandbox, sandbox.ok ? 'the llama-stack test environments' : 'bubblewrap', fn);
 }
 
-export function standInResult(logs: string): StandInResult | undefined {
-  const line = logs.split('\n').find((l) => l.startsWith('LLAMA_STACK_STAND_IN_RESULT '));
-  return line ? JSON.parse(line.slice('LLAMA_STACK_STAND_IN_RESULT '.length)) : undefined;
+/** The environment of a release; only called inside `describeWithLlamaStack`. */
+export function env(version = LLAMA_STACK): LlamaStackEnv {
+  const found = llamaStackEnv(version);
+  if (!found.value) throw new Error(found.reason);
+  return found.value;
+}
+
+/** The wheels of a real provider; only called inside `describeWithLlamaStack`. */
+export function realProviderWheels(name: string): ProviderWheels {
+  const found = providerWheels(name);
+  if (!found.value) throw new Error(found.reason);
+  return found.value;
 }
 
 /** A scratch area for one scenario: images, wheels, the pod's volumes. */
@@ -73,10 +82,18 @@ export class Scenario {
     this.images[MERGE] = mergeImage().image;
   }
 
-  /** Adds the stand-in distribution image (with the given built-in configs) under `ref`. */
-  public distribution(content: DistributionImageContent, ref = DISTRIBUTION): this {
-    this.images[ref] = distributionImage(path.join(this.dir, 'images', safe(ref)), content);
+  /** Adds a distribution image of the release's real llama-stack under `ref`. */
+  public distribution(content: DistributionImageContent = {}, ref = DISTRIBUTION, version = LLAMA_STACK): this {
+    const e = env(version);
+    this.images[ref] = distributionImage(path.join(this.dir, 'images', safe(ref)), e, content);
     return this;
+  }
+
+  /** Adds a provider image holding a real provider's wheels (its whole closure), on the environments' Python. */
+  public realProvider(ref: string, name: string, metadata: string, version = LLAMA_STACK): this {
+    const wheels = realProviderWheels(name);
+    const files = wheels.wheels.map((w) => path.join(wheels.wheelDir, w));
+    return this.provider(ref, { metadata, wheels: files, python: venvBasePython(env(version).venv) });
   }
 
   /** Adds a provider image under `ref`. */
@@ -99,7 +116,7 @@ export class Scenario {
       images: this.images,
       manifests: final,
       workDir: path.join(this.dir, `pod-${this.runs.length}`),
-      timeoutMs: 90_000,
+      timeoutMs: 180_000,
       ...options,
     });
     this.runs.push(pod);
@@ -107,6 +124,7 @@ export class Scenario {
   }
 
   public dispose(): void {
+    this.runs.forEach((r) => r.dispose()); // ends servers still running
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }

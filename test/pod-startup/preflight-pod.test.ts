@@ -1,15 +1,15 @@
 /**
- * Preflight (seed 001 Phase 4, FR-026/FR-027, "Option B") in the sandboxed pod: the server container
- * runs start-server.sh, which runs preflight.py with the distribution's Python and the server's
- * PYTHONPATH before `llama stack run`. Provider wheels are real, installed by the real init containers.
+ * Preflight in the sandboxed pod: the server container runs start-server.sh, which runs preflight.py
+ * with the distribution's Python and the server's PYTHONPATH before the real `llama stack run`.
+ * Provider wheels are real, installed by the real init containers; what preflight passes, the real
+ * server loads and lists.
  */
 import * as fs from 'node:fs';
-import { referenceConfig, renderStack, Scenario, standInResult } from './helpers';
+import { describeWithLlamaStack, freePort, renderStack, Scenario } from './helpers';
 import { elfHeader, FOREIGN_ELF_MACHINE } from './native';
-import { describeWithSandbox } from '../sandbox/host';
 import { buildSyntheticWheel, providerMetadata, providerPackage } from '../sandbox/wheels';
 
-describeWithSandbox('preflight in the pod', () => {
+describeWithLlamaStack('preflight in the pod, before the real server', {}, () => {
   let s: Scenario;
   const image = (name: string) => `registry.test/acme/${name}:1`;
   /** Builds a provider package into a wheel and lays out its image; returns the image reference. */
@@ -21,7 +21,7 @@ describeWithSandbox('preflight in the pod', () => {
 
   beforeAll(() => {
     s = new Scenario('preflight');
-    s.distribution({ configs: { '/opt/app-root/config.yaml': referenceConfig('starter-config-v0.7.1.yaml') } });
+    s.distribution();
   });
   afterAll(() => s.dispose());
 
@@ -33,7 +33,7 @@ describeWithSandbox('preflight in the pod', () => {
       initBody: 'print("IMPORTED acme_native")',
       extraFiles: { 'acme_native/_speedups.cpython-311-x86_64-linux-gnu.so': so },
     });
-    const pod = await s.run(renderStack({ externalProviders: { inference: [{ providerId: 'native', image: ref }] } }));
+    const pod = await s.run(renderStack({ port: await freePort(), externalProviders: { inference: [{ providerId: 'native', image: ref }] } }), { serve: {} });
     expect(pod.initContainers.every((c) => c.reason === 'Completed')).toBe(true); // pip does not look inside a py3-none-any wheel
     const server = pod.container('llama-stack');
     expect(server.reason).toBe('Error');
@@ -45,7 +45,7 @@ describeWithSandbox('preflight in the pod', () => {
 
   test('an import failure stops the server container with the provider, the image and the fix', async () => {
     const ref = provider('broken-import', { name: 'acme-broken', api: 'safety', initBody: 'import acme_not_shipped' });
-    const pod = await s.run(renderStack({ externalProviders: { safety: [{ providerId: 'broken-import', image: ref }] } }));
+    const pod = await s.run(renderStack({ port: await freePort(), externalProviders: { safety: [{ providerId: 'broken-import', image: ref }] } }), { serve: {} });
     const server = pod.container('llama-stack');
     expect(pod.status).toBe('Error');
     expect(server.exitCode).toBe(1);
@@ -62,26 +62,33 @@ describeWithSandbox('preflight in the pod', () => {
       providerType: 'remote::vllm-v2',
       initBody: 'try:\n    import acme_optional_accel\nexcept ImportError:\n    acme_optional_accel = None',
     }, { providerType: 'remote::custom-vllm' });
-    const pod = await s.run(renderStack({ externalProviders: { inference: [{ providerId: 'custom-vllm', image: ref }] } }));
-    expect(pod.phase).toBe('Succeeded');
-    const server = pod.container('llama-stack');
-    expect(server.stdout).toContain('WARNING: Provider metadata mismatch (non-blocking)\n\nProvider: custom-vllm');
-    expect(server.stdout).toContain('  Metadata (lls-provider-spec.yaml): remote::custom-vllm\n  Runtime (get_provider_spec()): remote::vllm-v2\n  Using: remote::vllm-v2 (runtime value)');
-    expect(server.stdout).toContain('Preflight passed: 1 external provider(s) ready (1 warning(s)).');
-    const loaded = standInResult(server.stdout)!.external[0];
-    expect(loaded).toMatchObject({ provider_id: 'custom-vllm', provider_type: 'remote::custom-vllm', runtime_provider_type: 'remote::vllm-v2' });
+    const pod = await s.run(renderStack({ port: await freePort(), externalProviders: { inference: [{ providerId: 'custom-vllm', image: ref }] } }), { serve: {} });
+    expect(pod.phase).toBe('Running');
+    const logs = pod.server!.logs();
+    expect(logs).toContain('WARNING: Provider metadata mismatch (non-blocking)\n\nProvider: custom-vllm');
+    expect(logs).toContain('  Metadata (lls-provider-spec.yaml): remote::custom-vllm\n  Runtime (get_provider_spec()): remote::vllm-v2\n'
+      + "  Using: remote::custom-vllm (the config entry's value: the server registers the provider under it)");
+    expect(logs).toContain('Preflight passed: 1 external provider(s) ready (1 warning(s)).');
+    // The real server registered it under the config entry's type, as preflight said.
+    const listed = (await pod.server!.request('GET', '/v1/providers')).body.data.filter((p: any) => p.provider_id === 'custom-vllm');
+    expect(listed).toEqual([expect.objectContaining({ api: 'inference', provider_type: 'remote::custom-vllm' })]);
+    await pod.stop();
   });
 
   test('with preflight switched off, the same broken provider crashes the server itself, with a less helpful error', async () => {
     const ref = image('broken-import');
     const pod = await s.run(renderStack({
       preflight: false,
+      port: await freePort(),
       externalProviders: { safety: [{ providerId: 'broken-import', image: ref }] },
-    }));
+    }), { serve: {} });
     const server = pod.container('llama-stack');
     expect(server.argv).toEqual(['llama', 'stack', 'run', '/opt/llama-stack/config/config.yaml']);
+    expect(pod.phase).toBe('Failed');
     expect(server.reason).toBe('Error');
     expect(server.logs).not.toContain('Preflight');
-    expect(server.stderr).toContain("failed to load external provider broken-import (acme_broken): ModuleNotFoundError: No module named 'acme_not_shipped'");
+    // The real server's own words: a traceback ending in the import error, without provider or image.
+    expect(server.logs).toContain("ModuleNotFoundError: No module named 'acme_not_shipped'");
+    expect(server.logs).not.toContain('registry.test/acme/broken-import:1');
   });
 });

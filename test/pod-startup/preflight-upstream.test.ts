@@ -1,27 +1,23 @@
 /**
  * Preflight against the real llama-stack loader: for each case of upstream/make-cases.sh (a provider built
  * on llama-stack's own spec classes, right or wrong in one way), preflight passes exactly when the
- * server's own loading code (upstream/differential.py) loads the provider.
- *
- * Needs interpreters with a real llama-stack installed (for example 0.3.5 and 0.7.3; llama-stack 0.7.3
- * needs `mcp<2`, which it does not pin): KIC_LLAMA_STACK_PYTHONS=/path/to/python[:/path/to/python...].
- * Without it the test is skipped with a warning: the distribution image of the pod tests will provide one.
+ * server's own loading code (upstream/differential.py) loads the provider. Runs with the interpreters of
+ * the test set-up's llama-stack environments (0.7.3 and 0.3.5); fails in CI when they are missing.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { LLAMA_STACK, LLAMA_STACK_RUN_YAML_ERA } from './helpers';
+import { describeWhen } from '../sandbox/host';
+import { llamaStackEnv, testEnvsSupport } from '../sandbox/test-envs';
 
-const PYTHONS = (process.env.KIC_LLAMA_STACK_PYTHONS ?? '').split(':').filter((p) => p);
+const ENVS = [LLAMA_STACK, LLAMA_STACK_RUN_YAML_ERA].map((v) => llamaStackEnv(v));
 const UPSTREAM = path.join(__dirname, 'upstream');
 
-if (PYTHONS.length === 0) {
-  // eslint-disable-next-line no-console
-  console.warn("SKIPPED 'preflight against the real llama-stack loader': set KIC_LLAMA_STACK_PYTHONS to interpreters with llama-stack installed.");
-}
-
-(PYTHONS.length > 0 ? describe : describe.skip)('preflight against the real llama-stack loader', () => {
-  test.each(PYTHONS.length > 0 ? PYTHONS : ['none'])('%s: preflight passes exactly the providers the server loads', (python) => {
+describeWhen('preflight against the real llama-stack loader', testEnvsSupport(...ENVS), 'the llama-stack test environments', () => {
+  test.each(ENVS.map((e) => e.value?.version ?? 'missing'))('llama-stack %s: preflight passes exactly the providers the server loads', (version) => {
+    const python = ENVS.find((e) => e.value?.version === version)!.value!.python;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-preflight-upstream-'));
     try {
       execFileSync('/bin/sh', [path.join(UPSTREAM, 'make-cases.sh'), dir]);

@@ -130,7 +130,7 @@ describe('preflight.py', () => {
       'Field: provider_type',
       '  Metadata (lls-provider-spec.yaml): remote::custom-vllm',
       '  Runtime (get_provider_spec()): remote::vllm-v2',
-      '  Using: remote::vllm-v2 (runtime value)',
+      '  Using: remote::custom-vllm (the config entry\'s value: the server registers the provider under it)',
       '',
       'Field: api',
       '  Metadata (lls-provider-spec.yaml): inference',

@@ -7,15 +7,17 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { referenceConfig, renderStack, Scenario, standInResult } from './helpers';
+import { freePort, LLAMA_STACK, renderStack, Scenario } from './helpers';
 import { buildahSupport, buildImage, extractImage, imageConfig, removeImage } from '../sandbox/buildah';
 import { describeWhen, sandboxSupport } from '../sandbox/host';
 import { pythonImageEnv } from '../sandbox/images';
+import { llamaStackEnv, testEnvsSupport } from '../sandbox/test-envs';
 import { buildProjectWheel, SAMPLE_PROVIDER_DIR } from '../sandbox/wheels';
 
-const both = sandboxSupport().ok ? buildahSupport() : sandboxSupport();
+const sandbox = sandboxSupport();
+const all = !sandbox.ok ? sandbox : !buildahSupport().ok ? buildahSupport() : testEnvsSupport(llamaStackEnv(LLAMA_STACK));
 
-describeWhen('the sample provider image, built from its Containerfile', both, 'bubblewrap and buildah', () => {
+describeWhen('the sample provider image, built from its Containerfile', all, 'bubblewrap, buildah and the llama-stack test environments', () => {
   const tag = `localhost/kic-test/acme-echo-provider:${process.pid}`;
   let s: Scenario;
   beforeAll(() => {
@@ -47,12 +49,14 @@ describeWhen('the sample provider image, built from its Containerfile', both, 'b
     expect([spec.wheelPath, ...spec.dependencyWheels].map((w: string) => fs.existsSync(path.join(tree.dir, w)))).toEqual([true, true]);
   });
 
-  test('is installed by the init container and loaded by the server', async () => {
+  test('is installed by the init container and served by the real server', async () => {
     const built = extractImage(tag, s.path('rootfs'), 'overlay');
     s.images[tag] = { ...built, env: { ...pythonImageEnv(), ...built.env, PATH: pythonImageEnv().PATH } };
-    s.distribution({ configs: { '/opt/app-root/config.yaml': referenceConfig('starter-config-v0.7.1.yaml') } });
-    const pod = await s.run(renderStack({ externalProviders: { inference: [{ providerId: 'acme-echo', image: tag }] } }));
-    expect(pod.phase).toBe('Succeeded');
-    expect(standInResult(pod.container('llama-stack').stdout)!.external.map((p) => p.provider_id)).toEqual(['acme-echo']);
+    s.distribution();
+    const pod = await s.run(renderStack({ port: await freePort(), externalProviders: { inference: [{ providerId: 'acme-echo', image: tag }] } }), { serve: {} });
+    expect(pod.phase).toBe('Running');
+    const providers = (await pod.server!.request('GET', '/v1/providers')).body.data;
+    expect(providers.filter((p: any) => p.provider_id === 'acme-echo').map((p: any) => p.provider_type)).toEqual(['remote::acme-echo']);
+    await pod.stop();
   });
 });

@@ -1,30 +1,71 @@
 /**
- * Seed 001 User Stories 1 and 2, end to end: the Deployment rendered by LlamaStackWithProviders is
- * executed in bubblewrap sandboxes (init containers in order, network unshared, volumes bound as
- * mounted), with real wheels of the sample provider installed by real pip, the real merge step, and
- * preflight + the stand-in `llama stack run` in the server container.
+ * Deploying custom providers and overriding distribution providers, end to end: the Deployment
+ * rendered by LlamaStackWithProviders runs in bubblewrap sandboxes (init containers in order, network
+ * unshared, volumes bound as mounted) in a distribution image holding the real llama-stack from PyPI;
+ * real provider wheels are installed by real pip, the real merge step assembles the config, and the
+ * real `llama stack run` serves it: the tests ask the server which providers it runs and call a route
+ * an external provider serves.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { DISTRIBUTION, PACKAGES_DIR, referenceConfig, renderStack, Scenario, standInResult } from './helpers';
-import { providerKey } from '../../src/run-config/provider-id';
+import {
+  describeWithLlamaStack, env, freePort, LLAMA_STACK, LLAMA_STACK_RUN_YAML_ERA, PACKAGES_DIR, renderStack, Scenario,
+} from './helpers';
+import { providerKey } from '../../src';
+import { DISTRIBUTION_IMAGES } from '../../src/llama-stack/distribution';
 import { buildahSupport } from '../sandbox/buildah';
-import { describeWithSandbox } from '../sandbox/host';
 import { mergeImage } from '../sandbox/images';
-import { buildSyntheticWheel, providerMetadata, providerPackage, sampleProviderWheels, SAMPLE_PROVIDER_DIR } from '../sandbox/wheels';
+import { PodRun } from '../sandbox/pod-runner';
+import { sampleProviderWheels, SAMPLE_PROVIDER_DIR } from '../sandbox/wheels';
 
 const ECHO = 'registry.test/acme/echo-provider:0.1.0';
-const STARTER = referenceConfig('starter-config-v0.7.1.yaml');
+const FMS = 'registry.test/trustyai/fms-provider:0.4.0';
+const LMEVAL = 'registry.test/trustyai/lmeval-provider:0.5.0';
+const SAMPLE_METADATA = fs.readFileSync(path.join(SAMPLE_PROVIDER_DIR, 'lls-provider-spec.yaml'), 'utf8');
 
-describeWithSandbox('User Story 1 - deploy custom providers', () => {
+/** `lls-provider-spec.yaml` of a real provider image: the provider wheel and its whole closure. */
+function realMetadata(name: string, version: string, packageName: string, providerType: string, api: string): string {
+  return [
+    'apiVersion: llamastack.io/v1alpha1', 'kind: ProviderPackage',
+    'metadata:', `  name: ${name}`, `  version: ${version}`, '  vendor: trustyai',
+    'spec:', `  packageName: ${packageName}`, `  providerType: ${providerType}`, `  api: ${api}`,
+    `  wheelPath: /lls-provider/packages/${packageName}-${version}-py3-none-any.whl`, '',
+  ].join('\n');
+}
+
+/** What `GET /v1/providers` says about the external providers, as `api/provider_id=provider_type`. */
+async function listed(pod: PodRun, ids: string[]): Promise<string[]> {
+  const res = await pod.server!.request('GET', '/v1/providers');
+  expect(res.status).toBe(200);
+  return (res.body.data as any[]).filter((p) => ids.includes(p.provider_id)).map((p) => `${p.api}/${p.provider_id}=${p.provider_type}`).sort();
+}
+
+/** Asks the echo model of an external inference provider, through the server's OpenAI-compatible route. */
+async function chat(pod: PodRun, model: string, text: string): Promise<any> {
+  const res = await pod.server!.request('POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: text }] });
+  expect({ status: res.status, body: res.body }).toMatchObject({ status: 200 });
+  return res.body;
+}
+
+function ready(pod: PodRun): void {
+  if (pod.phase !== 'Running') throw new Error(`the server did not come up:\n${pod.describe()}`);
+}
+
+describeWithLlamaStack('Deploy custom providers on the real server (llama-stack 0.7.3)', {
+  providers: ['llama-stack-provider-trustyai-fms', 'llama-stack-provider-lmeval'],
+}, () => {
   let s: Scenario;
-  let echoWheels: string[];
   beforeAll(() => {
     s = new Scenario('us1');
-    echoWheels = sampleProviderWheels(s.path('wheels', 'echo'));
-    s.distribution({ configs: { '/opt/app-root/config.yaml': STARTER } })
-      .provider(ECHO, { metadata: fs.readFileSync(path.join(SAMPLE_PROVIDER_DIR, 'lls-provider-spec.yaml'), 'utf8'), wheels: echoWheels });
+    const echoWheels = sampleProviderWheels(s.path('wheels', 'echo'));
+    s.distribution()
+      .distribution({}, DISTRIBUTION_IMAGES.starter)
+      .provider(ECHO, { metadata: SAMPLE_METADATA, wheels: echoWheels })
+      .realProvider(FMS, 'llama-stack-provider-trustyai-fms',
+        realMetadata('llama-stack-provider-trustyai-fms', '0.4.0', 'llama_stack_provider_trustyai_fms', 'remote::trustyai_fms', 'safety'))
+      .realProvider(LMEVAL, 'llama-stack-provider-lmeval',
+        realMetadata('llama-stack-provider-lmeval', '0.5.0', 'llama_stack_provider_lmeval', 'remote::trustyai_lmeval', 'eval'));
   });
   afterAll(() => s.dispose());
 
@@ -40,215 +81,199 @@ describeWithSandbox('User Story 1 - deploy custom providers', () => {
     }
   });
 
-  test('one provider: installed offline, merged into the distribution config, imported and started', async () => {
+  test('the quick start: a named distribution, one provider, no user config — the server serves the provider', async () => {
+    const port = await freePort();
     const pod = await s.run(renderStack({
+      distribution: { name: 'starter' },
+      port,
       externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO, config: { prefix: '> ' } }] },
-    }));
-    expect(pod.phase).toBe('Succeeded');
+    }), { serve: {} });
+    ready(pod);
     expect([...pod.initContainers, ...pod.containers].map((c) => `${c.name}:${c.reason}`)).toEqual([
-      'inspect-distribution:Completed', 'install-provider-acme-echo:Completed', 'extract-distribution-config:Completed', 'merge-config:Completed', 'llama-stack:Completed',
+      'inspect-distribution:Completed', 'install-provider-acme-echo:Completed', 'extract-distribution-config:Completed',
+      'merge-config:Completed', 'llama-stack:Started',
     ]);
-    expect(pod.container('install-provider-acme-echo').stdout).toContain("Installed 2 package(s) for provider 'acme-echo': acme-echo-provider==0.1.0, acme-text-utils==1.0.0");
-
-    // installed-packages.txt (FR-024a), the metadata copied for the merge step
-    expect(pod.volumeFile('external-providers', 'installed-packages.txt')).toBe(
-      `acme-echo-provider==0.1.0 provider=acme-echo image=${ECHO}\nacme-text-utils==1.0.0 provider=acme-echo image=${ECHO}\n`);
-    expect(JSON.parse(pod.volumeFile('external-providers', 'metadata/acme-echo/crd-config.yaml'))).toMatchObject({ providerId: 'acme-echo', api: 'inference', image: ECHO });
-
-    // The config the server loads: the distribution's, every key kept, plus the provider.
-    const base = parse(STARTER);
+    // The upstream image keeps its config only inside the installed package.
+    const extracted = pod.container('extract-distribution-config').stdout;
+    expect(extracted).toMatch(/Found distribution config at \/\S+\/site-packages\/llama_stack\/distributions\/starter\/config\.yaml \(distribution 'starter' in the installed package\)/);
+    const base = parse(fs.readFileSync(env().starterConfig, 'utf8'));
     const merged = parse(pod.volumeFile('merged-config', 'config.yaml'));
     expect(Object.keys(merged)).toEqual(Object.keys(base));
-    expect(merged.storage).toEqual(base.storage);
     expect(merged.providers.inference.slice(0, -1)).toEqual(base.providers.inference);
     expect(merged.providers.inference.at(-1)).toEqual({
       provider_id: 'acme-echo', provider_type: 'remote::acme-echo', module: 'acme_echo_provider', config: { prefix: '> ' },
     });
-    expect(pod.volumeFile('merged-config', 'merge-log.txt')).toContain('acme-echo');
-    expect(parse(pod.volumeFile('merged-config', 'extra-providers.yaml')).providers.inference[0].provider_id).toBe('acme-echo');
 
-    // Preflight, then the (stand-in) server really imported and instantiated the provider from the shared volume.
+    // The sample provider's dependency is new to the server; nothing of the server is shadowed.
+    expect(pod.volumeFile('external-providers', 'installed-packages.txt')).toBe(
+      `acme-echo-provider==0.1.0 provider=acme-echo image=${ECHO}\nacme-text-utils==1.0.0 provider=acme-echo image=${ECHO}\n`);
     const server = pod.container('llama-stack');
     expect(server.argv).toEqual(['/bin/sh', '/opt/llama-stack/scripts/start-server.sh']);
-    expect(server.stdout).toContain("Preflight: provider 'acme-echo' (remote::acme-echo, api inference) OK");
-    expect(server.stdout).toContain('Preflight passed: 1 external provider(s) ready (0 warning(s)).');
-    const result = standInResult(server.stdout)!;
-    expect(result.config).toBe('/opt/llama-stack/config/config.yaml');
-    expect(result.errors).toEqual([]);
-    expect(result.external).toEqual([expect.objectContaining({
-      api: 'inference',
-      provider_id: 'acme-echo',
-      provider_type: 'remote::acme-echo',
-      runtime_provider_type: 'remote::acme-echo',
-      module_file: `${PACKAGES_DIR}/acme_echo_provider/__init__.py`,
-      impl: 'acme_echo_provider.adapter.AcmeEchoInferenceAdapter',
-    })]);
-    expect(result.builtin.map((b) => b.provider_id)).toContain('fireworks');
+    expect(pod.server!.logs()).toContain('Preflight passed: 1 external provider(s) ready (0 warning(s)).');
+
+    // The real server lists it and serves its model.
+    expect(await listed(pod, ['acme-echo'])).toEqual(['inference/acme-echo=remote::acme-echo']);
+    const answer = await chat(pod, 'acme-echo/echo', 'hello   there  world');
+    expect(answer.choices[0].message).toMatchObject({ role: 'assistant', content: '> hello there world' });
+    expect((await pod.server!.request('GET', '/v1/version')).body).toEqual({ version: LLAMA_STACK });
+
+    // Its state went to the storage volume (HOME), writable for the pod's non-root user.
+    expect(fs.existsSync(path.join(pod.volumes['llama-storage'], '.llama', 'distributions', 'starter', 'kvstore.db'))).toBe(true);
 
     // `import <module>` works with the server container's PYTHONPATH (a new sandbox on the same volumes).
     const exec = await pod.exec('llama-stack', ['python3', '-c', 'import acme_echo_provider, acme_text_utils; print(acme_echo_provider.__file__); print(acme_text_utils.echo("a  b"))']);
-    expect(exec.reason).toBe('Completed');
     expect(exec.stdout).toBe(`${PACKAGES_DIR}/acme_echo_provider/__init__.py\necho: a b\n`);
     // The shared volume is read-only in the server container.
     const write = await pod.exec('llama-stack', ['/bin/sh', '-c', `touch ${PACKAGES_DIR}/x`]);
     expect(write.stderr).toContain('Read-only file system');
-
     // A pod restart runs the init containers again over the same emptyDir: the installer finds its
     // own complete install and succeeds instead of reporting itself as a duplicate.
     const again = await pod.exec('install-provider-acme-echo', ['/bin/sh', '/opt/llama-stack/scripts/install-provider.sh']);
     expect(again.reason).toBe('Completed');
     expect(again.stdout).toContain("Provider 'acme-echo' is already installed");
+    await pod.stop();
   });
 
-  test('several providers across APIs: installed, merged and loaded in spec order', async () => {
-    const wheels = s.path('wheels', 'multi');
-    const make = (name: string, api: string, requires: string[] = []) => {
-      const w = buildSyntheticWheel(providerPackage({ name, api, requires, initBody: requires.length ? 'import acme_text_utils' : '' }), s.dir, wheels);
-      return { wheel: w, metadata: providerMetadata({ name, api, wheels: [w] }) };
-    };
-    const guard = make('acme-guard', 'safety', ['acme-text-utils>=1.0']);
-    const second = make('acme-second', 'inference');
-    const vectors = make('acme-vectors', 'vector_io');
-    s.provider('registry.test/acme/guard:1', { metadata: guard.metadata, wheels: [guard.wheel, echoWheels[1]] })
-      .provider('registry.test/acme/second:1', { metadata: second.metadata, wheels: [second.wheel] })
-      .provider('registry.test/acme/vectors:1', { metadata: vectors.metadata, wheels: [vectors.wheel] });
-
-    // Written out of order on purpose: the spec order is section order (inference, safety, ..., vectorIo ...), then list order.
+  test.each([
+    ['a non-root uid', { runAsUser: 1001, runAsGroup: 1001, fsGroup: 1001 }],
+    ['the image\'s default user (root)', { runAsUser: 0, runAsGroup: 0, fsGroup: 0, restricted: false }],
+  ])('any storage.mountPath works for %s: the server\'s state goes to the storage volume', async (_, podSecurity) => {
     const pod = await s.run(renderStack({
+      port: await freePort(),
+      podSecurity,
+      storage: { mountPath: '/var/lib/llama-stack' },
+      externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO }] },
+    }), { serve: {} });
+    ready(pod);
+    expect(fs.existsSync(path.join(pod.volumes['llama-storage'], '.llama', 'distributions', 'starter', 'kvstore.db'))).toBe(true);
+    await pod.stop();
+  });
+
+  test('real providers from PyPI across APIs, one depending on llama-stack itself: the server\'s own packages serve them', async () => {
+    const port = await freePort();
+    const fms = providerKey('trustyai_fms');
+    const pod = await s.run(renderStack({
+      port,
       externalProviders: {
-        vectorIo: [{ providerId: 'acme-vectors', image: 'registry.test/acme/vectors:1' }],
-        safety: [{ providerId: 'acme-guard', image: 'registry.test/acme/guard:1' }],
-        inference: [
-          { providerId: 'acme-echo', image: ECHO },
-          { providerId: 'acme-second', image: 'registry.test/acme/second:1', config: { url: 'http://second:8000' } },
-        ],
+        eval: [{ providerId: 'trustyai_lmeval', image: LMEVAL, config: {} }],
+        safety: [{ providerId: 'trustyai_fms', image: FMS, config: {} }],
+        inference: [{ providerId: 'acme-echo', image: ECHO }],
       },
-    }));
-    expect(pod.phase).toBe('Succeeded');
-    const order = ['acme-echo', 'acme-second', 'acme-guard', 'acme-vectors'];
-    expect(pod.initContainers.map((c) => c.name)).toEqual(['inspect-distribution', ...order.map((id) => `install-provider-${id}`), 'extract-distribution-config', 'merge-config']);
-    const starts = pod.initContainers.map((c) => c.startedAtMs!);
-    expect([...starts].sort((a, b) => a - b)).toEqual(starts);
-
-    // acme-text-utils is shipped by two images: installed once, by the first, and reused by the second.
-    expect(pod.volumeFile('external-providers', 'installed-packages.txt').trim().split('\n').map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual([
-      'acme-echo-provider==0.1.0 provider=acme-echo', 'acme-text-utils==1.0.0 provider=acme-echo',
-      'acme-second==1.0.0 provider=acme-second', 'acme-guard==1.0.0 provider=acme-guard', 'acme-vectors==1.0.0 provider=acme-vectors',
+    }), { serve: {} });
+    ready(pod);
+    // Spec order: section order (inference, safety, ..., eval ...), then list order.
+    expect(pod.initContainers.map((c) => c.name)).toEqual(['inspect-distribution', 'install-provider-acme-echo', `install-provider-${fms}`,
+      `install-provider-${providerKey('trustyai_lmeval')}`, 'extract-distribution-config', 'merge-config']);
+    expect(await listed(pod, ['acme-echo', 'trustyai_fms', 'trustyai_lmeval'])).toEqual([
+      'eval/trustyai_lmeval=remote::trustyai_lmeval', 'inference/acme-echo=remote::acme-echo', 'safety/trustyai_fms=remote::trustyai_fms',
     ]);
-    expect(pod.container('install-provider-acme-guard').stdout).toContain('Already installed by earlier providers: acme-text-utils==1.0.0');
 
-    const merged = parse(pod.volumeFile('merged-config', 'config.yaml'));
-    expect(merged.providers.inference.slice(-2).map((p: any) => p.provider_id)).toEqual(['acme-echo', 'acme-second']);
-    expect(merged.providers.inference.at(-1).config).toEqual({ url: 'http://second:8000' });
-    expect(merged.providers.safety.at(-1)).toMatchObject({ provider_id: 'acme-guard', provider_type: 'remote::acme-guard', module: 'acme_guard' });
-    expect(merged.providers.vector_io.at(-1)).toMatchObject({ provider_id: 'acme-vectors', module: 'acme_vectors' });
-
-    const server = pod.container('llama-stack');
-    expect(server.stdout).toContain('Preflight passed: 4 external provider(s) ready');
-    // The server loads providers in the config's order (its API sections as the distribution lists them).
-    const loaded = standInResult(server.stdout)!.external;
-    const inConfig = Object.entries(merged.providers).flatMap(([api, list]) => (list as any[]).filter((p) => p.module).map((p) => `${api}/${p.provider_id}`));
-    expect(loaded.map((p) => `${p.api}/${p.provider_id}`)).toEqual(inConfig);
-    expect(inConfig.sort()).toEqual(['inference/acme-echo', 'inference/acme-second', 'safety/acme-guard', 'vector_io/acme-vectors']);
-    expect(loaded.every((p) => p.module_file.startsWith(`${PACKAGES_DIR}/`))).toBe(true);
-
-    const exec = await pod.exec('llama-stack', ['python3', '-c', 'import acme_echo_provider, acme_second, acme_guard, acme_vectors; print("ok")']);
-    expect(exec.stdout).toBe('ok\n');
+    // lmeval's wheels include llama-stack itself, fastapi, pydantic...: the server has them, so they are
+    // not installed, and the server imports its own copies.
+    const manifest = pod.volumeFile('external-providers', 'installed-packages.txt');
+    expect(manifest).toMatch(/^llama_stack==0\.7\.3 provider=trustyai-lmeval-[0-9a-f]{8} image=\S+ served-by=server$/mi);
+    expect(manifest).toMatch(/^fastapi==\S+ provider=\S+ image=\S+ served-by=server$/mi);
+    expect(manifest).toMatch(/^kubernetes==35\.0\.0 provider=trustyai-lmeval-[0-9a-f]{8} image=\S+$/m);
+    expect(fs.existsSync(path.join(pod.volumes['external-providers'], 'python-packages', 'llama_stack'))).toBe(false);
+    expect(fs.existsSync(path.join(pod.volumes['external-providers'], 'python-packages', 'fastapi'))).toBe(false);
+    const exec = await pod.exec('llama-stack', ['python3', '-c',
+      'import llama_stack, fastapi, pydantic, llama_stack_provider_lmeval as m; print(llama_stack.__file__); print(fastapi.__file__); print(pydantic.__file__); print(m.__file__)']);
+    const files = exec.stdout.trim().split('\n');
+    expect(files.slice(0, 3).every((f) => f.startsWith(`${env().venv}/`))).toBe(true);
+    expect(files[3]).toBe(`${PACKAGES_DIR}/llama_stack_provider_lmeval/__init__.py`);
+    await pod.stop();
   });
 });
 
-describeWithSandbox('User Story 2 - override distribution providers', () => {
+describeWithLlamaStack('Override distribution providers on the real server', { versions: [LLAMA_STACK, LLAMA_STACK_RUN_YAML_ERA] }, () => {
   let s: Scenario;
-  let wheels: string[];
+  const DISTRIBUTION_03 = `registry.test/llama-stack/distribution-starter:${LLAMA_STACK_RUN_YAML_ERA}`;
   beforeAll(() => {
     s = new Scenario('us2');
-    wheels = sampleProviderWheels(s.path('wheels'));
-    s.distribution({ configs: { '/opt/app-root/config.yaml': STARTER } })
-      .provider(ECHO, { metadata: fs.readFileSync(path.join(SAMPLE_PROVIDER_DIR, 'lls-provider-spec.yaml'), 'utf8'), wheels });
+    const wheels = sampleProviderWheels(s.path('wheels'));
+    s.distribution()
+      .distribution({}, DISTRIBUTION_03, LLAMA_STACK_RUN_YAML_ERA)
+      .provider(ECHO, { metadata: SAMPLE_METADATA, wheels });
   });
   afterAll(() => s.dispose());
 
   test('an external provider with the id of a distribution provider replaces it, with a warning in merge-log.txt', async () => {
-    const pod = await s.run(renderStack({
-      externalProviders: { inference: [{ providerId: 'fireworks', image: ECHO }] },
-    }));
-    expect(pod.phase).toBe('Succeeded');
+    const pod = await s.run(renderStack({ port: await freePort(), externalProviders: { inference: [{ providerId: 'fireworks', image: ECHO }] } }), { serve: {} });
+    ready(pod);
     const log = pod.volumeFile('merged-config', 'merge-log.txt');
     expect(log).toContain("WARNING: External provider 'fireworks' overrides base provider in API 'inference'");
     expect(log).toContain('remote::fireworks');
     expect(log).toContain('remote::acme-echo');
     expect(pod.container('merge-config').logs).toContain("WARNING: External provider 'fireworks' overrides");
-
     const merged = parse(pod.volumeFile('merged-config', 'config.yaml'));
-    const fireworks = merged.providers.inference.filter((p: any) => p.provider_id === 'fireworks');
-    expect(fireworks).toEqual([{ provider_id: 'fireworks', provider_type: 'remote::acme-echo', module: 'acme_echo_provider' }]);
-    expect(merged.providers.inference.length).toBe(parse(STARTER).providers.inference.length);
-
-    const loaded = standInResult(pod.container('llama-stack').stdout)!;
-    expect(loaded.external.map((p) => p.provider_id)).toEqual(['fireworks']);
-    expect(loaded.builtin.find((p) => p.provider_id === 'fireworks')).toBeUndefined();
+    expect(merged.providers.inference.filter((p: any) => p.provider_id === 'fireworks')).toEqual([
+      { provider_id: 'fireworks', provider_type: 'remote::acme-echo', module: 'acme_echo_provider' },
+    ]);
+    // The server runs the external provider under the distribution's id.
+    expect(await listed(pod, ['fireworks'])).toEqual(['inference/fireworks=remote::acme-echo']);
+    expect((await chat(pod, 'fireworks/echo', 'hi')).choices[0].message.content).toBe('echo: hi'); // the default prefix
+    await pod.stop();
   });
 
-  test('with a user config (run.yaml of llama-stack 0.3), external providers take precedence over its ids', async () => {
-    const userConfig = referenceConfig('starter-run-v0.3.0.yaml');
+  test('llama-stack 0.3 with a user run.yaml: external providers take precedence over its ids, the real 0.3 server serves them', async () => {
+    const userConfig = fs.readFileSync(env(LLAMA_STACK_RUN_YAML_ERA).starterConfig, 'utf8');
     const pod = await s.run(renderStack({
-      // The release names the config file (run.yaml before 0.4) and the APIs the merge accepts.
-      llamaStackVersion: '0.3',
+      distribution: { image: DISTRIBUTION_03 },
+      port: await freePort(),
       userConfig: { config: userConfig },
-      externalProviders: { inference: [{ providerId: 'vllm', image: ECHO, config: { prefix: 'vllm> ' } }] },
-    }));
-    expect(pod.phase).toBe('Succeeded');
-    // No extraction: the user's config is mounted as the base config.
-    expect(pod.initContainers.map((c) => c.name)).toEqual(['inspect-distribution', 'install-provider-vllm', 'merge-config']);
-    const log = pod.volumeFile('merged-config', 'merge-log.txt');
-    expect(log).toContain("WARNING: External provider 'vllm' overrides base provider in API 'inference'");
+      externalProviders: { inference: [{ providerId: 'fireworks', image: ECHO, config: { prefix: 'v> ' } }] },
+    }), { serve: {} });
+    ready(pod);
+    // No extraction: the user's config is mounted as the base config; the release's file name is run.yaml.
+    expect(pod.initContainers.map((c) => c.name)).toEqual(['inspect-distribution', 'install-provider-fireworks', 'merge-config']);
+    expect(pod.volumeFile('merged-config', 'merge-log.txt')).toContain("WARNING: External provider 'fireworks' overrides base provider in API 'inference'");
     const merged = parse(pod.volumeFile('merged-config', 'run.yaml'));
-    expect(merged.providers.inference.filter((p: any) => String(p.provider_id).includes('vllm'))).toEqual([
-      { provider_id: 'vllm', provider_type: 'remote::acme-echo', module: 'acme_echo_provider', config: { prefix: 'vllm> ' } },
+    expect(merged.providers.inference.filter((p: any) => p.provider_id === 'fireworks')).toEqual([
+      { provider_id: 'fireworks', provider_type: 'remote::acme-echo', module: 'acme_echo_provider', config: { prefix: 'v> ' } },
     ]);
-    const server = pod.container('llama-stack');
-    expect(standInResult(server.stdout)!.config).toBe('/opt/llama-stack/config/run.yaml');
-    expect(standInResult(server.stdout)!.external.map((p) => p.provider_id)).toEqual(['vllm']);
-    expect(DISTRIBUTION).toContain('distribution');
+    expect((await pod.server!.request('GET', '/v1/version')).body).toEqual({ version: LLAMA_STACK_RUN_YAML_ERA });
+    expect(await listed(pod, ['fireworks'])).toEqual(['inference/fireworks=remote::acme-echo']);
+    expect((await chat(pod, 'fireworks/echo', 'from  0.3')).choices[0].message.content).toBe('v> from 0.3');
+    await pod.stop();
   });
 });
 
-describeWithSandbox('User Story 2 - override a provider id as llama-stack writes it', () => {
+describeWithLlamaStack('Override a provider id as llama-stack writes it, in an image that keeps its config in a file', {
+  providers: ['llama-stack-provider-trustyai-fms'],
+}, () => {
   let s: Scenario;
-  const FMS = 'registry.test/acme/fms-provider:0.5.0';
+  const ODH_IMAGE = 'registry.test/opendatahub/llama-stack:0.7.3';
   const ODH = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'llama-stack', 'odh-distribution-config.yaml'), 'utf8');
   beforeAll(() => {
     s = new Scenario('us2-ids');
-    const options = { name: 'acme-fms', api: 'safety', providerType: 'remote::trustyai_fms' };
-    const wheel = buildSyntheticWheel(providerPackage(options), s.dir, s.path('wheels'));
     // The OpenDataHub image keeps its config at /opt/app-root/config.yaml; its safety API has `trustyai_fms`.
-    s.distribution({ configs: { '/opt/app-root/config.yaml': ODH } })
-      .provider(FMS, { metadata: providerMetadata({ ...options, wheels: [wheel] }), wheels: [wheel] });
+    s.distribution({ configs: { '/opt/app-root/config.yaml': ODH }, distroName: '' }, ODH_IMAGE)
+      .realProvider(FMS, 'llama-stack-provider-trustyai-fms',
+        realMetadata('llama-stack-provider-trustyai-fms', '0.4.0', 'llama_stack_provider_trustyai_fms', 'remote::trustyai_fms', 'safety'));
   });
   afterAll(() => s.dispose());
 
   test('trustyai_fms of the ODH config is replaced: directories named after the key, the id unchanged in the config', async () => {
     const key = providerKey('trustyai_fms');
+    // The ODH distribution's other providers are not in the test image: the init containers run, not the server.
     const pod = await s.run(renderStack({
-      llamaStackVersion: '0.7',
+      distribution: { image: ODH_IMAGE },
       externalProviders: { safety: [{ providerId: 'trustyai_fms', image: FMS, config: { orchestrator_url: 'http://fms:8033' } }] },
-    }));
-    expect(pod.phase).toBe('Succeeded');
+    }), { runMain: false });
+    expect(pod.status).toBe('Initialized');
     expect(pod.initContainers.map((c) => c.name)).toEqual(['inspect-distribution', `install-provider-${key}`, 'extract-distribution-config', 'merge-config']);
+    expect(pod.container('extract-distribution-config').stdout).toContain('Found distribution config at /opt/app-root/config.yaml (search path)');
     expect(JSON.parse(pod.volumeFile('external-providers', `metadata/${key}/crd-config.yaml`))).toMatchObject({ providerId: 'trustyai_fms', api: 'safety' });
     // installed-packages.txt names the provider by its key: an id such as trustyai_fms could forge the line.
-    expect(pod.volumeFile('external-providers', 'installed-packages.txt')).toBe(`acme-fms==1.0.0 provider=${key} image=${FMS}\n`);
-
+    expect(pod.volumeFile('external-providers', 'installed-packages.txt')).toContain(`llama-stack-provider-trustyai-fms==0.4.0 provider=${key} image=${FMS}\n`);
     const log = pod.volumeFile('merged-config', 'merge-log.txt');
-    expect(log).toContain('llama-stack release: 0.7');
     expect(log).toContain("WARNING: External provider 'trustyai_fms' overrides base provider in API 'safety'\n  Base type: remote::trustyai_fms");
     const merged = parse(pod.volumeFile('merged-config', 'config.yaml'));
-    expect(merged.providers.safety.filter((p: any) => p.provider_id === 'trustyai_fms')).toEqual([
-      { provider_id: 'trustyai_fms', provider_type: 'remote::trustyai_fms', module: 'acme_fms', config: { orchestrator_url: 'http://fms:8033' } },
-    ]);
-
-    const server = pod.container('llama-stack');
-    expect(server.stdout).toContain("Preflight: provider 'trustyai_fms' (remote::trustyai_fms, api safety) OK");
-    expect(standInResult(server.stdout)!.external).toEqual([expect.objectContaining({ api: 'safety', provider_id: 'trustyai_fms', module_file: `${PACKAGES_DIR}/acme_fms/__init__.py` })]);
+    expect(merged.providers.safety.filter((p: any) => p.provider_id === 'trustyai_fms')).toEqual([{
+      provider_id: 'trustyai_fms',
+      provider_type: 'remote::trustyai_fms',
+      module: 'llama_stack_provider_trustyai_fms',
+      config: { orchestrator_url: 'http://fms:8033' },
+    }]);
   });
 });

@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import * as path from 'node:path';
 
 /** The host's Python, which plays the "image's" Python in the sandboxed pods. */
@@ -82,4 +83,16 @@ export function describeWhen(name: string, s: SandboxSupport, what: string, fn: 
     console.warn(`SKIPPED '${name}': ${s.reason}. These tests run in CI (CI=true), where a missing ${what} is a failure.`);
     describe.skip(name, fn);
   }
+}
+
+/** A TCP port free on the loopback interface right now (a serving main container shares the host's network). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
 }

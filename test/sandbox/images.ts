@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { buildahSupport, extractImage, removeImage } from './buildah';
 import { hostPython } from './host';
 import { ContainerImage } from './pod-runner';
+import { LlamaStackEnv } from './test-envs';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const UPSTREAM_ENTRYPOINT = path.join(__dirname, 'images', 'llama-stack-entrypoint.sh');
@@ -63,14 +64,6 @@ export interface ImagePython {
   readonly binDir: string;
 }
 
-/** A llama-stack release installed in a virtual environment by the test set-up. */
-export interface LlamaStackInstall {
-  /** The llama-stack release, e.g. `0.7.3`. */
-  readonly version: string;
-  /** The virtual environment (llama-stack and its dependencies in its site-packages, `llama` in bin/). */
-  readonly venv: string;
-}
-
 /** What goes into a distribution image besides llama-stack itself. */
 export interface DistributionImageContent {
   /** The distribution the image is built for (`DISTRO_NAME`; its config ships in the package). @default 'starter' */
@@ -92,13 +85,13 @@ export function venvBasePython(venv: string): ImagePython {
 /**
  * Lays out a Llama Stack distribution image in `dir` the way upstream's containers/Containerfile
  * lays out `llamastack/distribution-<name>`: llama-stack installed from PyPI in the image's Python
- * (here the set-up's virtual environment, bound read-only at its own path, first on PATH — so
+ * (here the set-up's virtual environment, its directory bound read-only at its own path, first on PATH — so
  * `python3`, `pip` and `llama` are the image's), working directory `/app`, `DISTRO_NAME` and an empty
  * `RUN_CONFIG_PATH` in the environment, `/.llama` and `/.cache`, the upstream entrypoint
  * (`images/llama-stack-entrypoint.sh`), running as root unless the pod says otherwise. The config of
  * the distribution lives only inside the installed package, as upstream.
  */
-export function distributionImage(dir: string, install: LlamaStackInstall, content: DistributionImageContent = {}): ContainerImage {
+export function distributionImage(dir: string, install: LlamaStackEnv, content: DistributionImageContent = {}): ContainerImage {
   for (const d of ['app', '.llama', '.cache', path.join('usr', 'local', 'bin')]) {
     fs.mkdirSync(path.join(dir, d), { recursive: true });
   }
@@ -120,12 +113,14 @@ export function distributionImage(dir: string, install: LlamaStackInstall, conte
       PIP_DISABLE_PIP_VERSION_CHECK: '1',
       DISTRO_NAME: content.distroName ?? 'starter',
       RUN_CONFIG_PATH: content.runConfigPath ?? '',
+      // What the upstream image bakes in besides the package (TIKTOKEN_CACHE_DIR: the pre-cached encoding).
+      ...install.env,
     },
     entrypoint: ['/usr/local/bin/llama-stack-entrypoint.sh'],
     workingDir: '/app',
     binds: [
       { source: base.prefix, target: base.prefix },
-      { source: install.venv, target: install.venv },
+      { source: install.dir, target: install.dir },
     ],
   };
 }

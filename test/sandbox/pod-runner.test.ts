@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describeWithSandbox, hostPython } from './host';
+import { describeWithSandbox, freePort, hostPython } from './host';
 import { pythonImageEnv } from './images';
 import { expandRefs, PodRun, rootFileSystem, runPod } from './pod-runner';
 
@@ -178,7 +177,9 @@ describeWithSandbox('runPod (bubblewrap)', () => {
       securityContext: { runAsUser: 1001, runAsGroup: 1001 },
       volumes: [{ name: 'data', emptyDir: {} }],
       containers: [{
-        name: 'main', image: BASE, volumeMounts: [{ name: 'data', mountPath: '/data' }],
+        name: 'main',
+        image: BASE,
+        volumeMounts: [{ name: 'data', mountPath: '/data' }],
         command: ['/bin/sh', '-c', 'touch /tmp/a /data/b && echo ok; mkdir /.llama 2>&1; touch /app/c 2>&1; true'],
       }],
     });
@@ -188,7 +189,9 @@ describeWithSandbox('runPod (bubblewrap)', () => {
 
   const serving = (command: string[], port: number) => ({
     containers: [{
-      name: 'server', image: BASE, command,
+      name: 'server',
+      image: BASE,
+      command,
       ports: [{ name: 'http', containerPort: port }],
       startupProbe: { httpGet: { path: '/hello.txt', port: 'http' } },
     }],
@@ -212,7 +215,7 @@ describeWithSandbox('runPod (bubblewrap)', () => {
     const pod = await go(serving(['/bin/sh', '-c', 'echo cannot start >&2; exit 3'], port), { serve: { readyTimeoutMs: 10_000 } });
     expect(pod.phase).toBe('Failed');
     expect(pod.container('server')).toMatchObject({ state: 'terminated', reason: 'Error', exitCode: 3 });
-    expect(pod.container('server').message).toContain('exited before its probe succeeded');
+    expect(pod.container('server').probe).toContain('exited before its probe succeeded');
     expect(pod.container('server').logs).toContain('cannot start');
     expect(pod.server).toBeUndefined();
   });
@@ -222,14 +225,3 @@ describeWithSandbox('runPod (bubblewrap)', () => {
   });
 });
 
-/** A TCP port free on the loopback interface right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}

@@ -121,6 +121,8 @@ export interface ContainerRun {
   readonly durationMs?: number;
   /** Milliseconds since the pod started when a serving container first answered its probe. */
   readonly readyAtMs?: number;
+  /** Why a serving container's probe never succeeded (what `kubectl describe pod` shows as an event). */
+  readonly probe?: string;
 }
 
 /** The pod after the run. */
@@ -296,7 +298,7 @@ export async function runPod(workload: any, options: RunPodOptions): Promise<Pod
     } else {
       // Never ready: the kubelet would restart it; the runner ends it and reports why.
       const ended = await started.stop(0);
-      mains.push({ ...ended, reason: ended.reason === 'Completed' || ended.exitCode === undefined ? 'Unready' : ended.reason, message: ready.reason });
+      mains.push({ ...ended, reason: ended.reason === 'Completed' || ended.exitCode === undefined ? 'Unready' : ended.reason, probe: ready.reason });
     }
   }
 
@@ -526,12 +528,15 @@ function startContainer(
   };
 }
 
+/** Whether a serving container answered its probe, and where; or why not. */
+type Readiness = { ok: true; url: string } | { ok: false; reason: string };
+
 /**
  * The kubelet's startup probe, faster: tries the container's `startupProbe` (else `readinessProbe`)
  * `httpGet` on the pod's address (the host's loopback: the main container shares the host's network)
  * until it answers 200–399, the process ends, or the time is up.
  */
-async function waitUntilReady(c: any, started: StartedContainer, serve: ServeOptions): Promise<{ ok: true; url: string } | { ok: false; reason: string }> {
+async function waitUntilReady(c: any, started: StartedContainer, serve: ServeOptions): Promise<Readiness> {
   const probe = c.startupProbe?.httpGet ?? c.readinessProbe?.httpGet;
   if (!probe) {
     throw new Error(`runPod: container ${c.name} has no httpGet startup or readiness probe to wait for`);
@@ -793,7 +798,11 @@ function spawnProcess(command: string, args: string[], timeoutMs: number, logFil
       clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
       const logs = Buffer.concat(all).toString('utf8');
-      fs.writeFileSync(logFile, logs);
+      try {
+        fs.writeFileSync(logFile, logs);
+      } catch {
+        // The pod's directory is gone: a server ended by dispose() after its test.
+      }
       resolve({
         code,
         signalNumber: sig ? os.constants.signals[sig] : undefined,

@@ -12,6 +12,7 @@
 #    "modules": {<top-level import name>: <normalized distribution name, or null (standard library,
 #                builtin or a module no distribution records)>}}
 # Standard library only (Python >= 3.8); written whole (temporary file, then rename).
+import csv
 import importlib.metadata
 import json
 import os
@@ -61,10 +62,14 @@ def marker_environment():
 
 
 def top_level_names(dist):
-    """Top-level import names a distribution installs, from its RECORD (or top_level.txt)."""
+    """Top-level import names a distribution installs, from its RECORD (or top_level.txt).
+
+    RECORD is read as CSV text rather than through `dist.files`: building a path object for each of the
+    tens of thousands of files torch and the CUDA libraries record made this step take seconds.
+    """
     names = set()
-    for f in dist.files or []:
-        parts = str(f).replace("\\", "/").split("/")
+    for row in csv.reader((dist.read_text("RECORD") or "").splitlines()):
+        parts = row[0].replace("\\", "/").split("/") if row else [""]
         first = parts[0]
         if first in ("", "..", "__pycache__") or first.endswith((".dist-info", ".egg-info", ".data", ".pth")):
             continue

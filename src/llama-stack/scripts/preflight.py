@@ -13,7 +13,9 @@
 #      config class built from the entry's config, the factory the server calls;
 #   3. dependencies: every requirement of the spec's pip_packages is met by what the server can import;
 #   4. metadata: api and provider_type of lls-provider-spec.yaml are compared with the runtime spec; a
-#      mismatch prints a non-blocking warning and the runtime value wins.
+#      mismatch prints a non-blocking warning. The config entry (written from the metadata) wins: the
+#      server registers the spec under the entry's API section and provider_type
+#      (llama_stack/core/distribution.py get_external_providers_from_module, 0.3.5 and 0.7.3).
 # Exit status 0 when every provider passed (warnings allowed), 1 otherwise; every failure names the
 # provider, its image, what failed and how to fix it.
 #
@@ -402,7 +404,7 @@ def field(spec, name):
 
 
 def compare_metadata(p, spec):
-    """The seed's "Metadata Field Comparison": provider_type and api; mismatches warn, runtime wins."""
+    """provider_type and api of the metadata against the runtime spec; mismatches warn, the config's values win."""
     rows = [("provider_type", p.meta_type, field(spec, "provider_type")), ("api", p.meta_api, field(spec, "api"))]
     if all(str(meta) == str(runtime) for _, meta, runtime in rows):
         return
@@ -413,7 +415,7 @@ def compare_metadata(p, spec):
         if str(meta) == str(runtime):
             lines.append("  Match \u2713")
         else:
-            lines.append("  Using: %s (runtime value)" % runtime)
+            lines.append("  Using: %s (the config entry's value: the server registers the provider under it)" % meta)
     lines += ["", "Resolution: Update lls-provider-spec.yaml in the provider image to match get_provider_spec()."]
     p.warnings.append("\n".join(lines))
 
