@@ -238,6 +238,41 @@ describeWithLlamaStack('Override distribution providers on the real server', { v
   });
 });
 
+describeWithLlamaStack('A provider built for another llama-stack release', {
+  versions: [LLAMA_STACK_RUN_YAML_ERA], providers: ['llama-stack-provider-lmeval'],
+}, () => {
+  let s: Scenario;
+  const DISTRIBUTION_03 = `registry.test/llama-stack/distribution-starter:${LLAMA_STACK_RUN_YAML_ERA}`;
+  beforeAll(() => {
+    s = new Scenario('other-release');
+    s.distribution({}, DISTRIBUTION_03, LLAMA_STACK_RUN_YAML_ERA)
+      .realProvider(LMEVAL, 'llama-stack-provider-lmeval',
+        realMetadata('llama-stack-provider-lmeval', '0.5.0', 'llama_stack_provider_lmeval', 'remote::trustyai_lmeval', 'eval'), LLAMA_STACK_RUN_YAML_ERA);
+  });
+  afterAll(() => s.dispose());
+
+  test('lmeval\'s closure resolved for 0.7.3 fails on a 0.3.5 server before it starts, naming both versions of each package', async () => {
+    const pod = await s.run(renderStack({
+      distribution: { image: DISTRIBUTION_03 },
+      port: await freePort(),
+      externalProviders: { eval: [{ providerId: 'trustyai_lmeval', image: LMEVAL, config: {} }] },
+    }), { serve: {} });
+    const c = pod.container(`install-provider-${providerKey('trustyai_lmeval')}`);
+    expect(c.reason).toBe('Error');
+    // The whole report is in the log (the termination message keeps its last 2 KiB, the resolution).
+    expect(c.logs).toContain("ERROR: Cannot install provider 'trustyai_lmeval' due to dependency conflict");
+    expect(c.message).toMatch(/Resolution: A provider runs with the server's own copy of every package/);
+    // Its own requirements reject the server's versions: e.g. opentelemetry 1.44 against the server's 1.39.
+    expect(c.logs).toMatch(new RegExp('opentelemetry-exporter-otlp 1\\.44\\.0 requires opentelemetry-exporter-otlp-proto-http==1\\.44\\.0 '
+      + '\\(the provider image ships opentelemetry-exporter-otlp-proto-http 1\\.44\\.0\\), but the server \\(distribution image '
+      + `${DISTRIBUTION_03.replace(/[.]/g, '\\.')}, Python 3\\.12\\.\\d+\\) has opentelemetry-exporter-otlp-proto-http 1\\.39\\.1`));
+    // llama-stack itself is not among them: the server's 0.3.5 satisfies lmeval's unpinned requirement.
+    expect(c.logs).not.toMatch(/requires llama-stack/);
+    expect(pod.containers[0].state).toBe('waiting');
+    expect(fs.readdirSync(path.join(pod.volumes['external-providers'], 'python-packages'))).toEqual([]);
+  });
+});
+
 describeWithLlamaStack('Override a provider id as llama-stack writes it, in an image that keeps its config in a file', {
   providers: ['llama-stack-provider-trustyai-fms'],
 }, () => {
