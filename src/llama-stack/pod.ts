@@ -205,7 +205,7 @@ export function serverContainer(plan: PodPlan): k8s.Container {
 
 /**
  * The server's environment: our defaults (which the user's env overrides), the user's env, then
- * PYTHONPATH with the provider packages first (seed NFR-004) and the provider secrets.
+ * PYTHONPATH with the provider packages first and the provider secrets.
  */
 function serverEnv(plan: PodPlan, configPath: string | undefined): k8s.EnvVar[] {
   // Every state directory on the storage volume, whatever its mount path and whatever the uid: the
