@@ -11,6 +11,7 @@
 #   - a staged distribution the server already has is not installed: the server's copy serves the
 #     provider (recorded in installed-packages.txt with `served-by=server`), provided every requirement
 #     on it of what does get installed accepts the server's version; otherwise the install fails;
+#   - what only such served distributions require is not installed either: the server has its own;
 #   - no import package or file may come from two distributions (earlier providers, the server, its
 #     standard library), except namespace packages that share no file.
 # The rules themselves are in provider_packages.py, beside this script.
@@ -324,6 +325,9 @@ def main():
     for key in plan.served:
         have = server["packages"][key]
         print("Using the server's %s %s (provider wheel %s not installed)" % (have["name"], have["version"], staged[key].version))
+    if plan.unneeded:
+        print("Not installed, required only by packages the server serves: "
+              + ", ".join(staged[k].name + "==" + staged[k].version for k in plan.unneeded))
     if not checked:
         print("Note: PyYAML is not available in this image; the merge-config step validates the metadata.")
     print("Provider '%s' (api %s) is ready." % (provider_id, api))

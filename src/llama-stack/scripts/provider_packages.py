@@ -177,6 +177,7 @@ class Plan:
         self.served = []         # staged keys whose server copy serves the provider (not installed)
         self.install = []        # staged keys to move into the shared directory
         self.reused = []         # staged keys an earlier provider installed already
+        self.unneeded = []       # staged keys only dists the server serves require (not installed)
         self.server_conflicts = []
         self.provider_conflicts = []
         self.missing = []
@@ -195,7 +196,8 @@ def plan_install(staged, existing, server, owners):
     markers = server.get("markers")
     where = "the server (distribution image %s, Python %s)" % (server.get("image") or "?", server.get("python", "?"))
     plan.served = [k for k in sorted(staged) if k in packages]
-    kept = {k: d for k, d in staged.items() if k not in packages}
+    kept = needed({k: d for k, d in staged.items() if k not in packages}, staged, markers)
+    plan.unneeded = [k for k in sorted(staged) if k not in packages and k not in kept]
 
     # Only what gets installed constrains the server's copies: a dist the server serves brings the
     # server's own, consistent dependencies, so the requirements of the provider's copy do not count.
@@ -230,6 +232,33 @@ def plan_install(staged, existing, server, owners):
     plan.install = [k for k in sorted(kept) if k not in existing]
     plan.reused = [k for k in sorted(kept) if k in existing]
     return plan
+
+
+def needed(own, staged, markers):
+    """The dists of `own` (staged, not served by the server) the provider needs.
+
+    The provider image's closure was resolved with its own copies of everything; once the server's copy
+    serves a dist, what only that dist required (its dependencies, such as the dozens llama-stack pulls
+    in) is not needed: the server has its own. Needed is what the provider's top-level dists (those no
+    staged dist requires: the provider itself, typically) reach through the requirements of dists that
+    are installed. Without such top-level dists (a requirement cycle) everything is kept.
+    """
+    named = {normalize(re.split(r"[\s\[(;<>=!~]", text.strip(), 1)[0]) for d in staged.values() for text in d.requires}
+    roots = [k for k in sorted(own) if k not in named]
+    if not roots:
+        return dict(own)
+    edges = {}
+    for dist, req in applicable_requirements(own, markers):
+        edges.setdefault(dist.key, set()).add(normalize(req.name))
+    reached = set()
+    stack = roots
+    while stack:
+        key = stack.pop()
+        if key in reached or key not in own:
+            continue
+        reached.add(key)
+        stack.extend(sorted(edges.get(key, ())))
+    return {k: d for k, d in own.items() if k in reached}
 
 
 def same_version(a, b):

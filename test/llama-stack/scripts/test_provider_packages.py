@@ -103,6 +103,29 @@ class ServerPackages(Case):
         self.assertEqual(plan.server_conflicts, [])
         self.assertEqual(plan.served, ["fastapi", "starlette"])
 
+    def test_what_only_a_served_dist_requires_is_not_installed(self):
+        # lmeval's closure carries llama-stack and what llama-stack needs: the server's llama-stack comes
+        # with the server's own dependencies, so oci (required by llama-stack alone) is not needed.
+        self.staged.add("acme-p", "1.0", ["llama-stack", "kubernetes"])
+        self.staged.add("llama-stack", "0.7.3", ["oci>=2", "fastapi"])
+        self.staged.add("oci", "2.182.1", ["urllib3>=2.6.3"])
+        self.staged.add("kubernetes", "35.0.0", ["urllib3>=1.24"])
+        self.staged.add("urllib3", "2.7.0")
+        self.staged.add("fastapi", "0.140.7")
+        plan = self.plan(server({"llama-stack": "0.3.5", "urllib3": "2.6.2", "fastapi": "0.120.0"}))
+        self.assertEqual(plan.served, ["fastapi", "llama-stack", "urllib3"])
+        self.assertEqual(plan.install, ["acme-p", "kubernetes"])
+        self.assertEqual(plan.unneeded, ["oci"])
+        # oci's requirement on urllib3 does not count: oci is not installed.
+        self.assertEqual(plan.server_conflicts + plan.provider_conflicts + plan.missing, [])
+
+    def test_a_dependency_of_an_installed_dist_stays_needed_even_when_a_served_dist_requires_it_too(self):
+        self.staged.add("acme-p", "1.0", ["llama-stack", "acme-lib"])
+        self.staged.add("llama-stack", "0.7.3", ["acme-lib"])
+        self.staged.add("acme-lib", "1.0")
+        plan = self.plan(server({"llama-stack": "0.7.3"}))
+        self.assertEqual((plan.install, plan.unneeded), (["acme-lib", "acme-p"], []))
+
     def test_a_dropped_dependency_is_checked_against_every_requirement_of_what_is_installed(self):
         self.staged.add("acme-p", "1.0", ["acme-lib", "PyYAML>=5"])
         self.staged.add("acme-lib", "1.0", ["PyYAML<6"])
