@@ -220,6 +220,16 @@ describeWithSandbox('runPod (bubblewrap)', () => {
     expect(pod.server).toBeUndefined();
   });
 
+  test('serve: a server that never answers its probe in time is ended and reported Unready', async () => {
+    const port = await freePort();
+    const pod = await go(serving(['/bin/sh', '-c', 'echo starting; sleep 60'], port), { serve: { readyTimeoutMs: 1_000 } });
+    expect(pod.phase).toBe('Failed');
+    expect(pod.status).toBe('Unready');
+    expect(pod.container('server')).toMatchObject({ state: 'terminated', reason: 'Unready' });
+    expect(pod.container('server').probe).toMatch(/^Startup probe failed: Get "http:\/\/127\.0\.0\.1:\d+\/hello\.txt"/);
+    expect(pod.container('server').logs).toContain('starting');
+  });
+
   test('the host Python is the images\' Python', () => {
     expect(hostPython().version).toMatch(/^3\.\d+$/);
   });

@@ -298,7 +298,7 @@ export async function runPod(workload: any, options: RunPodOptions): Promise<Pod
     } else {
       // Never ready: the kubelet would restart it; the runner ends it and reports why.
       const ended = await started.stop(0);
-      mains.push({ ...ended, reason: ended.reason === 'Completed' || ended.exitCode === undefined ? 'Unready' : ended.reason, probe: ready.reason });
+      mains.push({ ...ended, reason: ready.exited && ended.reason !== 'Completed' ? ended.reason : 'Unready', probe: ready.reason });
     }
   }
 
@@ -529,7 +529,7 @@ function startContainer(
 }
 
 /** Whether a serving container answered its probe, and where; or why not. */
-type Readiness = { ok: true; url: string } | { ok: false; reason: string };
+type Readiness = { ok: true; url: string } | { ok: false; reason: string; exited: boolean };
 
 /**
  * The kubelet's startup probe, faster: tries the container's `startupProbe` (else `readinessProbe`)
@@ -564,7 +564,7 @@ async function waitUntilReady(c: any, started: StartedContainer, serve: ServeOpt
     }
     await new Promise((r) => setTimeout(r, serve.probeIntervalMs ?? 100));
   }
-  return { ok: false, reason: exited ? `the container exited before its probe succeeded (last probe: ${last})` : `Startup probe failed: ${last}` };
+  return { ok: false, exited, reason: exited ? `the container exited before its probe succeeded (last probe: ${last})` : `Startup probe failed: ${last}` };
 }
 
 /** The serving main container of a pod started with `serve`. */
