@@ -46,7 +46,7 @@ const UNSUPPORTED_SERVER_FIELDS = ['tlsConfig', 'autoscaling', 'podDisruptionBud
 
 /**
  * Renders one `LlamaStackDistribution` document (the operator's CRD shape, with
- * `spec.server.externalProviders` of seed 001) into `scope` through the construct.
+ * `spec.server.externalProviders`) into `scope` through the construct.
  */
 export function renderLlamaStackDocument(scope: Construct, doc: Record<string, any>, label: string, baseDir: string): void {
   const problems = new ProblemCollector();

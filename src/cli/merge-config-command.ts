@@ -10,7 +10,7 @@ import { readExternalProviders } from '../run-config/metadata-dir';
 import { DEFAULT_LLAMA_STACK_VERSION, findRelease, knownReleasesText } from '../run-config/releases';
 import { CONFIG_LIMITS } from '../run-config/safe-yaml';
 
-/** Pod paths of seed 001 ("Merge Init Container Specification"); the construct mounts the volumes there. */
+/** Pod paths of the merge init container; the construct mounts the volumes there. */
 export const MERGE_CONFIG_DEFAULTS = {
   metadataDir: METADATA_DIR,
   baseConfigDir: BASE_CONFIG_DIR,

@@ -35,7 +35,7 @@ export class ConfigValue {
   private constructor() {}
 }
 
-/** One external provider: a provider image blended into the pod at start-up (seed 001 `ExternalProviderRef`). */
+/** One external provider: a provider image blended into the pod at start-up. */
 export interface ExternalProvider {
   /**
    * Unique instance id (`provider_id` in the Llama Stack config), written to the config unchanged.

@@ -1,5 +1,5 @@
 /**
- * Paths inside the pod (seed 001, "User-Facing Paths" and "Shared Volume Specification").
+ * Paths inside the pod: where users find the config and the shared provider volume.
  * Kept in one place: the init containers, the merge step and the main container must agree on them.
  */
 /** Where install containers write and the main container reads the installed providers. */

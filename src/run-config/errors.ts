@@ -1,7 +1,7 @@
 /**
  * One reason the runtime config cannot be assembled. Every issue names the provider and its image
- * when it concerns one, says what failed and why, and how to fix it (seed 001 "Error Message
- * Requirements"): the reader of a failed init container's log has nothing else to go on.
+ * when it concerns one, says what failed and why, and how to fix it: the reader of a failed init
+ * container's log has nothing else to go on.
  */
 export interface RunConfigIssue {
   /** Headline, e.g. `Provider API type mismatch`. */

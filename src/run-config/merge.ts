@@ -93,8 +93,7 @@ const BASE_RESOLUTION = 'Fix the base config — the user config (its ConfigMap,
 const CONDITIONAL_ID = /^\$\{env\.([A-Za-z_][A-Za-z0-9_]*):\+([^}]+)\}$/;
 
 /**
- * Merges external providers into a base Llama Stack config (seed 001 "Configuration Merge
- * Algorithm"). Within each API, an external provider replaces every base entry with its
+ * Merges external providers into a base Llama Stack config. Within each API, an external provider replaces every base entry with its
  * `provider_id` (also `${env.NAME:+id}` entries, which would otherwise collide once NAME is set),
  * with a warning; providers are appended in spec order; an API missing from the base gets a section
  * (and is appended to `apis` when the base lists its APIs). Everything else in the base config is kept

@@ -31,7 +31,7 @@ export const METADATA_LIMITS: YamlLimits = { maxBytes: 64 * 1024, maxDepth: 16, 
  */
 export const CONFIG_LIMITS: YamlLimits = { maxBytes: 1024 * 1024, maxDepth: 64, maxAliasCount: 1000, maxNodes: 50000 };
 
-/** Who and what a parse concerns, so that its errors carry the context the seed requires. */
+/** Who and what a parse concerns, so that its errors name the provider, its image and the fix. */
 export interface YamlSource {
   /** The file or input being read, e.g. `metadata/custom-vllm/lls-provider-spec.yaml`. */
   readonly source: string;
