@@ -1,5 +1,3 @@
-// Shape checks for untrusted input (YAML documents, JavaScript callers): every construct validates
-// with these before it reads a field, so wrong types give a clear error instead of a crash.
 // Small shape checks over untrusted input (a YAML document's spec, or props from JavaScript),
 // each recording a problem at the field's path instead of throwing at the first mistake.
 import { ProblemCollector } from './errors';
@@ -10,6 +8,10 @@ export const QUANTITY = /^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[n
 export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /** RFC 1123 label: namespaces, container names, provider ids. */
 export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** The largest value of a Kubernetes `int32` field. */
+export const INT32_MAX = 2147483647;
+/** The largest value a Kubernetes `int64` field can get from JSON without losing precision. */
+export const INT64_SAFE_MAX = Number.MAX_SAFE_INTEGER;
 /** RFC 1035 label: names that become Service names (must start with a letter). */
 export const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
@@ -95,8 +97,11 @@ export class ShapeChecker {
     return value as T;
   }
 
-  /** An integer >= min. */
-  public integer(value: unknown, path: string, min = 0): number | undefined {
+  /**
+   * An integer in [min, max]. The default maximum is Kubernetes' `int32` (replicas, ports, counts):
+   * a larger number would be refused by the API server, or wrap around in an operator.
+   */
+  public integer(value: unknown, path: string, min = 0, max = INT32_MAX): number | undefined {
     if (value === undefined) return undefined;
     if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
       this.problems.add(path, `expected an integer, got ${describeValue(value)}`);
@@ -104,6 +109,12 @@ export class ShapeChecker {
     }
     if (value < min) {
       this.problems.add(path, `must be at least ${min}, got ${value}`);
+      return undefined;
+    }
+    if (value > max) {
+      this.problems.add(path, max === INT32_MAX
+        ? `must be at most ${INT32_MAX} (Kubernetes stores it as a 32-bit integer), got ${value}`
+        : `must be at most ${max}, got ${value}`);
       return undefined;
     }
     return value;

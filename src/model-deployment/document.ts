@@ -1,14 +1,17 @@
-// `kube-inference render` input: ModelDeployment documents in the seeds' shape
-// (`kubeairunway.ai/v1alpha1` or `kubefoundry.ai/v1alpha1`), rendered through the same construct
-// a cdk8s program uses.
+// `kube-inference render` input: ModelDeployment documents (`airunway.ai/v1alpha1`, the group
+// kubeairunway serves today, or the older `kubeairunway.ai/v1alpha1` and `kubefoundry.ai/v1alpha1`),
+// rendered through the same construct a cdk8s program uses.
 import { Construct } from 'constructs';
 import { isRecord } from '../checks';
 import { Problem, ProblemCollector, ValidationError } from '../errors';
 import { ModelDeployment } from './model-deployment';
 import { ProviderRegistry } from './registry';
 
-/** The apiVersions a ModelDeployment document may have (the seeds use both). */
-export const MODEL_DEPLOYMENT_API_VERSIONS: readonly string[] = ['kubeairunway.ai/v1alpha1', 'kubefoundry.ai/v1alpha1'];
+/**
+ * The apiVersions a ModelDeployment document may have: kubeairunway's current group
+ * (`airunway.ai`, its `api/v1alpha1/groupversion_info.go`) and the two it had before.
+ */
+export const MODEL_DEPLOYMENT_API_VERSIONS: readonly string[] = ['airunway.ai/v1alpha1', 'kubeairunway.ai/v1alpha1', 'kubefoundry.ai/v1alpha1'];
 /** The kind of a ModelDeployment document. */
 export const MODEL_DEPLOYMENT_KIND = 'ModelDeployment';
 

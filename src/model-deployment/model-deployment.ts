@@ -1,4 +1,4 @@
-import { ApiObject, ApiObjectMetadata, Names } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata, Chart, Names } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DNS1035_LABEL, DNS1123_LABEL, ShapeChecker } from '../checks';
 import { Problem, ProblemCollector, ValidationError } from '../errors';
@@ -9,6 +9,7 @@ import { InferenceProvider } from './provider';
 import { ProviderRegistry } from './registry';
 import { ResolvedModelDeployment, resolveSpec } from './resolved-spec';
 import { selectProvider } from './selection';
+import { EndpointStatus } from './status';
 import { ModelDeploymentSpec } from './types';
 import { CORE_MESSAGES, validateModelDeploymentSpec } from './validation';
 
@@ -33,6 +34,18 @@ export interface ModelDeploymentProps extends ModelDeploymentSpec {
   readonly clusterApiVersions?: string[];
 }
 
+/** Where a rendered deployment serves its OpenAI-compatible API inside the cluster. */
+export interface ModelEndpoint extends EndpointStatus {
+  /** Namespace of the Service: `metadata.namespace`, else the chart's; undefined when neither is set. */
+  readonly namespace?: string;
+  /**
+   * The base URL for OpenAI clients, e.g. the `url` of a Llama Stack `remote::vllm` provider:
+   * `http://<service>.<namespace>.svc.cluster.local:<port>/v1`, or `http://<service>:<port>/v1`
+   * (reachable from the same namespace only) when no namespace is set.
+   */
+  readonly url: string;
+}
+
 /**
  * One LLM deployment, rendered at synth time into the custom resource of the provider that runs
  * it: a KAITO `Workspace`, an NVIDIA Dynamo `DynamoGraphDeployment` or a KubeRay `RayService`
@@ -53,6 +66,8 @@ export class ModelDeployment extends Construct {
   public readonly resource: ApiObject;
   /** The validated spec with defaults applied. */
   public readonly deployment: ResolvedModelDeployment;
+  /** The Service, port and URL of the OpenAI-compatible API the provider's runtime serves. */
+  public readonly endpoint: ModelEndpoint;
 
   public constructor(scope: Construct, id: string, props: ModelDeploymentProps) {
     super(scope, id);
@@ -114,7 +129,13 @@ export class ModelDeployment extends Construct {
       commonLabels: commonLabels(deployment, provider.name),
       warn: (message) => addWarning(this, message),
     });
+    this.endpoint = modelEndpoint(provider.endpoint(deployment), metadata.namespace ?? Chart.of(this).namespace);
   }
+}
+
+function modelEndpoint(endpoint: EndpointStatus, namespace: string | undefined): ModelEndpoint {
+  const host = namespace === undefined ? endpoint.service : `${endpoint.service}.${namespace}.svc.cluster.local`;
+  return { ...endpoint, namespace, url: `http://${host}:${endpoint.port}${endpoint.basePath}` };
 }
 
 /**
@@ -127,7 +148,10 @@ function checkMetadata(problems: ProblemCollector, metadata: ApiObjectMetadata, 
     problems.add('metadata.name', `${JSON.stringify(name)} is not a valid name: lower-case letters, digits and '-', starting with a letter, at most 63 characters`);
   }
   if (metadata.namespace !== undefined) {
-    check.string(metadata.namespace, 'metadata.namespace', { pattern: DNS1123_LABEL, patternHint: 'a namespace name (DNS label)' });
+    const namespace = check.string(metadata.namespace, 'metadata.namespace', { pattern: DNS1123_LABEL, patternHint: 'a namespace name (DNS label)' });
+    if (namespace !== undefined && namespace.length > 63) {
+      problems.add('metadata.namespace', `${JSON.stringify(namespace)} is ${namespace.length} characters; a namespace name has at most 63`);
+    }
   }
   check.labelMap(metadata.labels, 'metadata.labels', 'label');
   check.labelMap(metadata.annotations, 'metadata.annotations', 'annotation');

@@ -7,7 +7,7 @@ import { Construct } from 'constructs';
 import { Problem } from '../errors';
 import { OverrideSchema } from './overrides';
 import { ResolvedModelDeployment } from './resolved-spec';
-import { ModelDeploymentStatus, UpstreamResource } from './status';
+import { EndpointStatus, ModelDeploymentStatus, UpstreamResource } from './status';
 import { EngineType, ServingMode } from './types';
 
 /** What a provider can run (seed 003 §3.9 `spec.capabilities`). */
@@ -94,6 +94,9 @@ export interface InferenceProvider {
 
   /** Creates the upstream resource (and anything it needs) in `context.scope`; returns the primary resource. */
   render(context: RenderContext): ApiObject;
+
+  /** The Service that serves the OpenAI-compatible API of the rendered deployment. */
+  endpoint(deployment: ResolvedModelDeployment): EndpointStatus;
 
   /** Whether {@link translateStatus} understands resources of this type. */
   handlesResource(type: ResourceType): boolean;

@@ -66,6 +66,10 @@ export interface ResolvedModelDeployment {
   readonly nodeSelector: Readonly<Record<string, string>>;
   /** Tolerations. */
   readonly tolerations: readonly Toleration[];
+  /** Secrets for pulling images. */
+  readonly imagePullSecrets: readonly string[];
+  /** ServiceAccount of the serving pods. */
+  readonly serviceAccountName?: string;
   /** `provider.overrides` as given. */
   readonly overrides: Readonly<Record<string, unknown>>;
   /** The spec as given (what CEL selection rules see as `spec`, with documented defaults filled in). */
@@ -105,6 +109,8 @@ export function resolveSpec(spec: ModelDeploymentSpec, name: string, namespace?:
     huggingFaceTokenSecret: spec.secrets?.huggingFaceToken,
     nodeSelector: spec.nodeSelector ?? {},
     tolerations: spec.tolerations ?? [],
+    imagePullSecrets: spec.imagePullSecrets ?? [],
+    serviceAccountName: spec.serviceAccountName,
     overrides: spec.provider?.overrides ?? {},
     spec,
   };

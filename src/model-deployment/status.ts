@@ -21,7 +21,15 @@ export interface EndpointStatus {
   readonly service: string;
   /** Service port. */
   readonly port: number;
+  /**
+   * Path of the OpenAI-compatible API on that port: clients such as Llama Stack's `remote::vllm`
+   * provider take `http://<service>.<namespace>.svc.cluster.local:<port><basePath>` as their URL.
+   */
+  readonly basePath: string;
 }
+
+/** The path every built-in provider's runtime serves the OpenAI API under. */
+export const OPENAI_BASE_PATH = '/v1';
 
 /** Which upstream resource the status was read from. */
 export interface ProviderStatus {

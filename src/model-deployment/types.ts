@@ -286,4 +286,16 @@ export interface ModelDeploymentSpec {
    * @default []
    */
   readonly tolerations?: Toleration[];
+  /**
+   * Names of Secrets (in the deployment's namespace) used to pull the serving images from a
+   * private registry.
+   * @default []
+   */
+  readonly imagePullSecrets?: string[];
+  /**
+   * The ServiceAccount the serving pods run as (for registry credentials, workload identity or
+   * RBAC). It must exist in the deployment's namespace.
+   * @default - the provider's default (usually the namespace's `default` ServiceAccount)
+   */
+  readonly serviceAccountName?: string;
 }

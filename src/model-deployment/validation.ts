@@ -1,7 +1,7 @@
 // Synth-time validation of the unified spec: the shape of every field, and the core rules of
 // seed 003 §8 ("Schema validation (core webhook)") with exactly its messages. Provider
 // compatibility (the second table of §8) is each provider's `checkCompatibility`.
-import { DNS1123_SUBDOMAIN, isRecord, joinPath, ShapeChecker } from '../checks';
+import { DNS1123_SUBDOMAIN, INT64_SAFE_MAX, isQualifiedName, isRecord, joinPath, ShapeChecker } from '../checks';
 import { Problem, ProblemCollector } from '../errors';
 import { engineOptionWarnings, flagsOwnedBySpec } from './engine-flags';
 import { ENGINE_TYPES, EngineType, MODEL_SOURCES, SERVING_MODES } from './types';
@@ -33,7 +33,7 @@ export const CORE_MESSAGES = {
 } as const;
 
 const SPEC_FIELDS = ['model', 'provider', 'engine', 'serving', 'scaling', 'resources', 'image', 'env',
-  'podTemplate', 'secrets', 'nodeSelector', 'tolerations'] as const;
+  'podTemplate', 'secrets', 'nodeSelector', 'tolerations', 'imagePullSecrets', 'serviceAccountName'] as const;
 const GPU_ENGINES: readonly EngineType[] = ['vllm', 'sglang', 'trtllm'];
 const HUGGING_FACE_ID = /^[A-Za-z0-9][\w.-]*(\/[\w.-]+)?$/;
 const PROVIDER_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -124,6 +124,10 @@ export function validateModelDeploymentSpec(spec: unknown): SpecValidation {
   check.string(secrets?.huggingFaceToken, 'secrets.huggingFaceToken', { pattern: DNS1123_SUBDOMAIN, patternHint: 'a Secret name (lower-case DNS subdomain)' });
   check.labelMap(spec.nodeSelector, 'nodeSelector', 'label');
   checkTolerations(check, spec.tolerations);
+  check.list(spec.imagePullSecrets, 'imagePullSecrets')?.forEach((name, index) => {
+    check.string(name, `imagePullSecrets[${index}]`, { pattern: DNS1123_SUBDOMAIN, patternHint: 'a Secret name (lower-case DNS subdomain)' });
+  });
+  check.string(spec.serviceAccountName, 'serviceAccountName', { pattern: DNS1123_SUBDOMAIN, patternHint: 'a ServiceAccount name (lower-case DNS subdomain)' });
 
   // Core rules of seed 003 §8, with its messages.
   if (mode === 'aggregated') {
@@ -224,11 +228,14 @@ function checkTolerations(check: ShapeChecker, value: unknown): void {
     const path = `tolerations[${index}]`;
     const toleration = check.object(item, path, ['key', 'operator', 'value', 'effect', 'tolerationSeconds']);
     if (!toleration) return;
-    check.string(toleration.key, joinPath(path, 'key'));
+    const key = check.string(toleration.key, joinPath(path, 'key'), { allowEmpty: true });
+    if (key !== undefined && key !== '' && !isQualifiedName(key)) {
+      check.problems.add(joinPath(path, 'key'), `${JSON.stringify(key)} is not a valid toleration key: a label key such as "nvidia.com/gpu" (optional DNS prefix and '/', then at most 63 letters, digits, '-', '_' or '.')`);
+    }
     const operator = check.enumeration(toleration.operator, joinPath(path, 'operator'), ['Exists', 'Equal'] as const);
     check.string(toleration.value, joinPath(path, 'value'), { allowEmpty: true });
     check.enumeration(toleration.effect, joinPath(path, 'effect'), ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const);
-    check.integer(toleration.tolerationSeconds, joinPath(path, 'tolerationSeconds'), Number.MIN_SAFE_INTEGER);
+    check.integer(toleration.tolerationSeconds, joinPath(path, 'tolerationSeconds'), Number.MIN_SAFE_INTEGER, INT64_SAFE_MAX);
     if (operator === 'Exists' && toleration.value !== undefined && toleration.value !== '') {
       check.problems.add(joinPath(path, 'value'), 'must be empty when operator is Exists');
     }

@@ -51,7 +51,7 @@ describe('kube-inference status -f FILE', () => {
       phase: 'Running',
       provider: { name: 'dynamo', resourceName: 'llama-8b', resourceKind: 'DynamoGraphDeployment', selectedReason: 'default → dynamo (GPU inference default)' },
       replicas: { desired: 2, ready: 2, available: 2 },
-      endpoint: { service: 'llama-8b-frontend', port: 8000 },
+      endpoint: { service: 'llama-8b-frontend', port: 8000, basePath: '/v1' },
     });
   });
 

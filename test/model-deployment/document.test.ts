@@ -33,7 +33,7 @@ describe('ModelDeployment documents (kube-inference render)', () => {
 
   test('envelope problems are reported together, with document paths', () => {
     expect(problemsOf(() => renderDoc({ apiVersion: 'kubefoundry.ai/v1', kind: 'Model', metadata: { namespace: 3 }, extra: true }))).toEqual([
-      { field: 'apiVersion', message: 'expected one of kubeairunway.ai/v1alpha1, kubefoundry.ai/v1alpha1, got "kubefoundry.ai/v1"' },
+      { field: 'apiVersion', message: 'expected one of airunway.ai/v1alpha1, kubeairunway.ai/v1alpha1, kubefoundry.ai/v1alpha1, got "kubefoundry.ai/v1"' },
       { field: 'kind', message: 'expected ModelDeployment, got "Model"' },
       { field: 'extra', message: 'unknown field; expected apiVersion, kind, metadata, spec' },
       { field: 'metadata.name', message: 'missing: every document needs metadata.name; the rendered objects are named after it' },

@@ -18,7 +18,7 @@ describe('KAITO Workspace status (conditions and status.state)', () => {
       phase: 'Running',
       provider: { name: 'kaito', resourceName: 'gemma-cpu', resourceKind: 'Workspace', selectedReason: 'no GPU requested → kaito (only CPU provider)' },
       replicas: { desired: 2, ready: 2, available: 2 },
-      endpoint: { service: 'gemma-cpu', port: 80 },
+      endpoint: { service: 'gemma-cpu', port: 80, basePath: '/v1' },
     });
   });
 
@@ -79,7 +79,7 @@ describe('Dynamo DynamoGraphDeployment status (status.state: initializing|pendin
       phase: 'Running',
       provider: { name: 'dynamo', resourceName: 'llama-70b-pd', resourceKind: 'DynamoGraphDeployment', selectedReason: undefined },
       replicas: { desired: 6, ready: 6, available: 6 },
-      endpoint: { service: 'llama-70b-pd-frontend', port: 8000 },
+      endpoint: { service: 'llama-70b-pd-frontend', port: 8000, basePath: '/v1' },
     });
   });
 
@@ -129,7 +129,7 @@ describe('KubeRay RayService status (condition Ready; application statuses)', ()
       phase: 'Running',
       provider: { name: 'kuberay', resourceName: 'qwen', resourceKind: 'RayService', selectedReason: undefined },
       replicas: { desired: 3, ready: 3, available: 3 },
-      endpoint: { service: 'qwen-serve-svc', port: 8000 },
+      endpoint: { service: 'qwen-serve-svc', port: 8000, basePath: '/v1' },
     });
   });
 
@@ -173,7 +173,7 @@ describe('translateStatus dispatches on apiVersion and kind', () => {
     expect(status).toMatchObject({
       phase: 'Running',
       provider: { name: 'dynamo', resourceName: 'llama-8b', resourceKind: 'DynamoGraphDeployment', selectedReason: 'default → dynamo (GPU inference default)' },
-      endpoint: { service: 'llama-8b-frontend', port: 8000 },
+      endpoint: { service: 'llama-8b-frontend', port: 8000, basePath: '/v1' },
       replicas: { desired: 1, ready: 1, available: 1 },
     });
   });

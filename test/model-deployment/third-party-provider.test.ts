@@ -43,6 +43,10 @@ class AcmeProvider implements InferenceProvider {
     });
   }
 
+  public endpoint(d: ResolvedModelDeployment) {
+    return { service: `${d.name}-acme`, port: 8080, basePath: '/openai/v1' };
+  }
+
   public handlesResource(type: ResourceType): boolean {
     return type.apiVersion === this.resourceType.apiVersion && type.kind === this.resourceType.kind;
   }
@@ -53,7 +57,7 @@ class AcmeProvider implements InferenceProvider {
       phase: ready ? 'Running' : 'Deploying',
       provider: { name: this.name, resourceName: resource.metadata?.name ?? '', resourceKind: resource.kind },
       replicas: { desired: 1, ready: ready ? 1 : 0, available: ready ? 1 : 0 },
-      endpoint: { service: resource.metadata?.name ?? '', port: 80 },
+      endpoint: { service: `${resource.metadata?.name ?? ''}-acme`, port: 8080, basePath: '/openai/v1' },
     };
   }
 }

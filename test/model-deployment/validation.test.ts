@@ -206,7 +206,7 @@ describe('shape of every field', () => {
 
   test('unknown fields are named (documents are checked as strictly as props)', () => {
     expect(validateModelDeploymentSpec({ ...GPU_VLLM, replicas: 2, engine: { type: 'vllm', maxLen: 1 } }).problems).toEqual([
-      { field: 'replicas', message: 'unknown field; expected one of: model, provider, engine, serving, scaling, resources, image, env, podTemplate, secrets, nodeSelector, tolerations' },
+      { field: 'replicas', message: 'unknown field; expected one of: model, provider, engine, serving, scaling, resources, image, env, podTemplate, secrets, nodeSelector, tolerations, imagePullSecrets, serviceAccountName' },
       { field: 'engine.maxLen', message: 'unknown field; expected one of: type, contextLength, trustRemoteCode, args' },
     ]);
   });

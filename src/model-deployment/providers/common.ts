@@ -73,3 +73,26 @@ export function nameLengthProblem(name: string, limit: number, why: string): Pro
     ? [{ field: 'metadata.name', message: `${JSON.stringify(name)} is ${name.length} characters; at most ${limit} are allowed because ${why}` }]
     : [];
 }
+
+/**
+ * A container `command`/`args` entry that reaches the program exactly as written. Kubernetes
+ * expands `$(VAR)` there and turns `$$` into `$` (pkg/kubelet/container `ExpandContainerCommandAndArgs`);
+ * doubling every `$` undoes both, so a model id or flag value with `$(...)` is never expanded.
+ */
+export function literalArg(value: string): string {
+  return value.replace(/\$/g, '$$$$');
+}
+
+/** The pod's identity and pull credentials (`serviceAccountName`, `imagePullSecrets`), as Kubernetes spells them. */
+export interface KubePodIdentity {
+  readonly serviceAccountName?: string;
+  readonly imagePullSecrets?: { readonly name: string }[];
+}
+
+/** `serviceAccountName` and `imagePullSecrets` of the deployment's pods; empty fields are left out. */
+export function podIdentity(deployment: ResolvedModelDeployment): KubePodIdentity {
+  return {
+    serviceAccountName: deployment.serviceAccountName,
+    imagePullSecrets: deployment.imagePullSecrets.length > 0 ? deployment.imagePullSecrets.map((name) => ({ name })) : undefined,
+  };
+}

@@ -4,10 +4,10 @@ import { Problem } from '../../../errors';
 import { OverrideSchema, overrideValue } from '../../overrides';
 import { InferenceProvider, RenderContext, ResourceType, SelectionRule } from '../../provider';
 import { ResolvedModelDeployment } from '../../resolved-spec';
-import { ModelDeploymentStatus, UpstreamResource } from '../../status';
-import { argsConflicts, nameLengthProblem } from '../common';
+import { EndpointStatus, ModelDeploymentStatus, UpstreamResource } from '../../status';
+import { argsConflicts, nameLengthProblem, podIdentity } from '../common';
 import { DYNAMO_FRONTEND_DEFAULTS, dynamoOwnedFlags, planDynamo } from './plan';
-import { translateDynamoStatus } from './status';
+import { dynamoEndpoint, translateDynamoStatus } from './status';
 import { DynamoTransformer, DynamoV1Alpha1Transformer } from './transformer-v1alpha1';
 
 /** Options of the Dynamo provider. */
@@ -128,7 +128,12 @@ export class DynamoProvider implements InferenceProvider {
       annotations: context.podAnnotations,
       nodeSelector: d.nodeSelector,
       tolerations: d.tolerations,
+      identity: podIdentity(d),
     });
+  }
+
+  public endpoint(d: ResolvedModelDeployment): EndpointStatus {
+    return dynamoEndpoint(d.name);
   }
 
   public handlesResource(type: ResourceType): boolean {

@@ -3,10 +3,15 @@
 // `deploying` is accepted too — and messages are in `status.conditions`; `status.message` only
 // exists in some releases, so it is read when present).
 import { DYNAMO_FRONTEND_PORT } from './plan';
-import { conditionsOf, countOf, findCondition, isTerminating, ModelDeploymentStatus, providerStatusOf, textOf, UpstreamResource } from '../../status';
+import { conditionsOf, countOf, EndpointStatus, findCondition, isTerminating, ModelDeploymentStatus, OPENAI_BASE_PATH, providerStatusOf, textOf, UpstreamResource } from '../../status';
 
 interface ServiceSpec { readonly componentType?: unknown; readonly replicas?: unknown }
 interface ServiceStatus { readonly readyReplicas?: unknown; readonly availableReplicas?: unknown }
+
+/** The frontend Service the operator creates for a DynamoGraphDeployment named `name`. */
+export function dynamoEndpoint(name: string): EndpointStatus {
+  return { service: `${name}-frontend`, port: DYNAMO_FRONTEND_PORT, basePath: OPENAI_BASE_PATH };
+}
 
 /** Maps a DynamoGraphDeployment (with `status`) to the unified status. */
 export function translateDynamoStatus(dgd: UpstreamResource, providerName = 'dynamo'): ModelDeploymentStatus {
@@ -18,7 +23,7 @@ export function translateDynamoStatus(dgd: UpstreamResource, providerName = 'dyn
   const desired = workers.reduce((sum, [, s]) => sum + (countOf(s?.replicas) ?? 1), 0);
   const base = {
     provider: providerStatusOf(dgd, providerName),
-    endpoint: { service: `${name}-frontend`, port: DYNAMO_FRONTEND_PORT },
+    endpoint: dynamoEndpoint(name),
   };
   const reported = (field: 'readyReplicas' | 'availableReplicas') => {
     const counts = workers.map(([key]) => countOf(status.services?.[key]?.[field]));

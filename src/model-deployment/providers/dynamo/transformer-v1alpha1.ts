@@ -11,7 +11,7 @@ import {
 } from '../../../imports/dynamo-graph-deployment.generated';
 import { DEFAULT_GPU_TYPE } from '../../resolved-spec';
 import { Toleration } from '../../types';
-import { nonEmpty } from '../common';
+import { KubePodIdentity, literalArg, nonEmpty } from '../common';
 import { DynamoComponent, DynamoPlan } from './plan';
 
 /** Pod-level settings shared by every component. */
@@ -24,6 +24,8 @@ export interface DynamoPodSettings {
   readonly nodeSelector: Readonly<Record<string, string>>;
   /** Tolerations. */
   readonly tolerations: readonly Toleration[];
+  /** ServiceAccount and image pull Secrets. */
+  readonly identity: KubePodIdentity;
 }
 
 /** Turns a version-independent plan into one DynamoGraphDeployment schema version. */
@@ -68,9 +70,11 @@ export class DynamoV1Alpha1Transformer implements DynamoTransformer {
         ? { labels: nonEmpty(pods.labels), annotations: nonEmpty(pods.annotations) }
         : undefined,
       extraPodSpec: {
+        serviceAccountName: pods.identity.serviceAccountName,
+        imagePullSecrets: pods.identity.imagePullSecrets?.map((s) => ({ ...s })),
         nodeSelector: nonEmpty(pods.nodeSelector),
         tolerations: pods.tolerations.length > 0 ? pods.tolerations.map((t) => ({ ...t })) : undefined,
-        mainContainer: { image: c.image, command: [...c.command], args: [...c.args] },
+        mainContainer: { image: c.image, command: c.command.map(literalArg), args: c.args.map(literalArg) },
       },
     };
   }

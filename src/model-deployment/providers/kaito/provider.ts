@@ -3,9 +3,9 @@ import { Problem } from '../../../errors';
 import { OverrideSchema } from '../../overrides';
 import { InferenceProvider, RenderContext, ResourceType, SelectionRule } from '../../provider';
 import { ResolvedModelDeployment } from '../../resolved-spec';
-import { ModelDeploymentStatus, UpstreamResource } from '../../status';
+import { EndpointStatus, ModelDeploymentStatus, UpstreamResource } from '../../status';
 import { argsConflicts } from '../common';
-import { translateWorkspaceStatus } from './status';
+import { kaitoEndpoint, translateWorkspaceStatus } from './status';
 import { KaitoApiVersion, renderWorkspace } from './workspace';
 
 /** Options of the KAITO provider. */
@@ -81,6 +81,10 @@ export class KaitoProvider implements InferenceProvider {
 
   public render(context: RenderContext): ApiObject {
     return renderWorkspace(context, this.resourceType.apiVersion as KaitoApiVersion);
+  }
+
+  public endpoint(d: ResolvedModelDeployment): EndpointStatus {
+    return kaitoEndpoint(d.name);
   }
 
   public handlesResource(type: ResourceType): boolean {

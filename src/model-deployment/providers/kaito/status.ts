@@ -2,10 +2,15 @@
 // conditions — ResourceReady, InferenceReady, WorkspaceSucceeded — and `status.state`, one of
 // Pending, Ready, NotReady, Running, Succeeded, Failed; WorkspaceSucceeded=False with reason
 // `workspacePending` means "not done yet", not failure).
-import { conditionsOf, countOf, findCondition, isTerminating, ModelDeploymentStatus, providerStatusOf, textOf, UpstreamResource } from '../../status';
+import { conditionsOf, countOf, EndpointStatus, findCondition, isTerminating, ModelDeploymentStatus, OPENAI_BASE_PATH, providerStatusOf, textOf, UpstreamResource } from '../../status';
 
 /** Port of the Service KAITO creates in front of the inference pods. */
 export const KAITO_SERVICE_PORT = 80;
+
+/** The Service KAITO creates for a Workspace named `name` (same name, port 80). */
+export function kaitoEndpoint(name: string): EndpointStatus {
+  return { service: name, port: KAITO_SERVICE_PORT, basePath: OPENAI_BASE_PATH };
+}
 
 /** Maps a Workspace (with `status`) to the unified status. */
 export function translateWorkspaceStatus(workspace: UpstreamResource, providerName = 'kaito'): ModelDeploymentStatus {
@@ -14,7 +19,7 @@ export function translateWorkspaceStatus(workspace: UpstreamResource, providerNa
   const desired = countOf(resource?.count) ?? 1;
   const base = {
     provider: providerStatusOf(workspace, providerName),
-    endpoint: { service: name, port: KAITO_SERVICE_PORT },
+    endpoint: kaitoEndpoint(name),
   };
   const notReady = { desired, ready: 0, available: 0 };
   const state = textOf((workspace.status as { state?: unknown } | undefined)?.state);

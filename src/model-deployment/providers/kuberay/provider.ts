@@ -4,10 +4,10 @@ import { Problem } from '../../../errors';
 import { OverrideSchema, overrideValue } from '../../overrides';
 import { InferenceProvider, RenderContext, ResourceType, SelectionRule } from '../../provider';
 import { ResolvedModelDeployment } from '../../resolved-spec';
-import { ModelDeploymentStatus, UpstreamResource } from '../../status';
+import { EndpointStatus, ModelDeploymentStatus, UpstreamResource } from '../../status';
 import { argsConflicts, nameLengthProblem } from '../common';
 import { RAY_HEAD_DEFAULTS, renderRayService } from './ray-service';
-import { translateRayServiceStatus } from './status';
+import { rayServeEndpoint, translateRayServiceStatus } from './status';
 
 /** Options of the KubeRay provider. */
 export interface KubeRayProviderOptions {
@@ -112,6 +112,10 @@ export class KubeRayProvider implements InferenceProvider {
 
   public render(context: RenderContext): ApiObject {
     return renderRayService(context, { rayVersion: this.rayVersion, image: this.image });
+  }
+
+  public endpoint(d: ResolvedModelDeployment): EndpointStatus {
+    return rayServeEndpoint(d.name);
   }
 
   public handlesResource(type: ResourceType): boolean {

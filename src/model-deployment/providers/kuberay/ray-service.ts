@@ -10,7 +10,7 @@ import {
 import { overrideValue } from '../../overrides';
 import { RenderContext } from '../../provider';
 import { ResolvedComponent } from '../../resolved-spec';
-import { kubeEnv, kubeTolerations, nonEmpty } from '../common';
+import { KubePodIdentity, kubeEnv, kubeTolerations, nonEmpty, podIdentity } from '../common';
 import { RAY_SERVE_PORT, serveConfigV2 } from './serve-config';
 
 /** Defaults of seed 003 §4.15 for the head. */
@@ -65,6 +65,7 @@ export function renderRayService(context: RenderContext, settings: RayServiceSet
                   limits: quantities(headQuantities, HeadQuantity.fromString),
                 },
               }],
+              ...pod.identity,
               nodeSelector: pod.nodeSelector,
               tolerations: pod.tolerations,
             },
@@ -82,6 +83,7 @@ interface PodSettings {
   readonly envFrom?: { secretRef: { name: string } }[];
   readonly nodeSelector?: Record<string, string>;
   readonly tolerations?: ReturnType<typeof kubeTolerations>;
+  readonly identity: KubePodIdentity;
 }
 
 function podSettings(context: RenderContext): PodSettings {
@@ -95,6 +97,7 @@ function podSettings(context: RenderContext): PodSettings {
     envFrom: d.huggingFaceTokenSecret ? [{ secretRef: { name: d.huggingFaceTokenSecret } }] : undefined,
     nodeSelector: nonEmpty(d.nodeSelector),
     tolerations: kubeTolerations(d.tolerations),
+    identity: podIdentity(d),
   };
 }
 
@@ -120,6 +123,7 @@ function workerGroup(groupName: string, c: ResolvedComponent, image: string, pod
             ? { requests: quantities(limits, WorkerQuantity.fromString), limits: quantities(limits, WorkerQuantity.fromString) }
             : undefined,
         }],
+        ...pod.identity,
         nodeSelector: pod.nodeSelector,
         tolerations: pod.tolerations,
       },

@@ -3,7 +3,7 @@
 // application statuses are NOT_STARTED, DEPLOYING, RUNNING, DEPLOY_FAILED, DELETING, UNHEALTHY).
 import { RAY_SERVE_PORT } from './serve-config';
 import { compareStrings } from '../../../checks';
-import { countOf, findCondition, isTerminating, ModelDeploymentStatus, providerStatusOf, textOf, UpstreamResource } from '../../status';
+import { countOf, EndpointStatus, findCondition, isTerminating, ModelDeploymentStatus, OPENAI_BASE_PATH, providerStatusOf, textOf, UpstreamResource } from '../../status';
 
 interface ServeDeploymentStatus { readonly status?: unknown; readonly message?: unknown }
 interface ApplicationStatus extends ServeDeploymentStatus { readonly serveDeploymentStatuses?: Record<string, ServeDeploymentStatus> }
@@ -13,6 +13,11 @@ interface ServiceStatus {
 }
 
 const FAILED_APP_STATUSES = ['DEPLOY_FAILED', 'UNHEALTHY'];
+
+/** The Serve Service KubeRay creates for a RayService named `name` (`<name>-serve-svc`). */
+export function rayServeEndpoint(name: string): EndpointStatus {
+  return { service: `${name}-serve-svc`, port: RAY_SERVE_PORT, basePath: OPENAI_BASE_PATH };
+}
 
 /** Maps a RayService (with `status`) to the unified status. */
 export function translateRayServiceStatus(service: UpstreamResource, providerName = 'kuberay'): ModelDeploymentStatus {
@@ -27,7 +32,7 @@ export function translateRayServiceStatus(service: UpstreamResource, providerNam
   const available = countOf(active.rayClusterStatus?.availableWorkerReplicas);
   const base = {
     provider: providerStatusOf(service, providerName),
-    endpoint: { service: `${name}-serve-svc`, port: RAY_SERVE_PORT },
+    endpoint: rayServeEndpoint(name),
   };
   const replicas = (running: boolean) => ({
     desired,
