@@ -16,7 +16,7 @@ const renderDoc = (d: unknown) => {
 };
 
 describe('ModelDeployment documents (kube-inference render)', () => {
-  test.each(['kubeairunway.ai/v1alpha1', 'kubefoundry.ai/v1alpha1'])('apiVersion %s renders, named and namespaced from metadata', (apiVersion) => {
+  test.each(['airunway.ai/v1alpha1', 'kubeairunway.ai/v1alpha1', 'kubefoundry.ai/v1alpha1'])('apiVersion %s renders, named and namespaced from metadata', (apiVersion) => {
     const { md, objects } = renderDoc(doc({ apiVersion }));
     expect(md.name).toBe('chat');
     expect(objects.map((o) => `${o.kind} ${o.metadata.namespace}/${o.metadata.name}`)).toEqual(['DynamoGraphDeployment ai/chat']);
