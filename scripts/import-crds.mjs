@@ -22,16 +22,13 @@ const cdk8s = join(root, 'node_modules', '.bin', 'cdk8s');
 
 /**
  * The CRDs we render, the module each becomes, and the sha256 of the vendored file (the copy
- * recorded in crds/SOURCES.md). kaito.sh_inferencesets.yaml is vendored as data for validation
- * only: nothing renders an InferenceSet, so no classes are generated for it.
+ * recorded in crds/SOURCES.md).
  */
 const IMPORTS = [
   { crd: 'kaito.sh_workspaces.yaml', module: 'kaito-workspace', sha256: '20e24ffe9ef60eba6d31ef7cd4e7402769824a2ad78e26f61c21e5aba186ec64' },
+  { crd: 'kaito.sh_inferencesets.yaml', module: 'kaito-inference-set', sha256: '1350990fa4130fe643110b04948e0da2bcf7a598c6f6895622b4c03875708e3d' },
   { crd: 'nvidia.com_dynamographdeployments.yaml', module: 'dynamo-graph-deployment', sha256: 'bdcf4bb0402856682b47342d58285d16b46c9c8f985eed31f3b1f0b1c06b5144' },
   { crd: 'ray.io_rayservices.yaml', module: 'ray-service', sha256: '0a8fc325e6e22b9231c1f282b309555e2ecf94227ca20a03df3d1d9a403907ab' },
-];
-const DATA_ONLY = [
-  { crd: 'kaito.sh_inferencesets.yaml', sha256: '1350990fa4130fe643110b04948e0da2bcf7a598c6f6895622b4c03875708e3d' },
 ];
 
 const check = process.argv.includes('--check');
@@ -61,7 +58,7 @@ function generate(entry) {
 }
 
 const problems = [];
-for (const entry of [...IMPORTS, ...DATA_ONLY]) {
+for (const entry of IMPORTS) {
   const path = join(crdDir, entry.crd);
   if (!existsSync(path)) {
     problems.push(`crds/${entry.crd} is missing`);

@@ -10,7 +10,7 @@ import { ModelDeployment } from 'kube-inference-constructs';
 const app = new App();
 const chart = new Chart(app, 'models', { namespace: 'default' });
 
-// Seed 003 §4.2, example 1: GPU vLLM with no provider named → Dynamo ("default → dynamo").
+// GPU vLLM with no provider named → Dynamo ("default → dynamo").
 new ModelDeployment(chart, 'llama-8b', {
   metadata: { name: 'llama-8b' },
   model: { id: 'meta-llama/Llama-3.1-8B-Instruct', source: 'huggingface' },
@@ -21,7 +21,8 @@ new ModelDeployment(chart, 'llama-8b', {
   secrets: { huggingFaceToken: 'hf-token' },
 });
 
-// Seed 003 §4.2, example 2: a GGUF model on CPU → KAITO ("no GPU requested → kaito").
+// A GGUF model on CPU → KAITO ("no GPU requested → kaito"). KAITO's default install provisions a
+// node of provider.overrides.instanceType; ggufFile picks the one file of the repository to load.
 new ModelDeployment(chart, 'gemma-cpu', {
   metadata: { name: 'gemma-cpu' },
   model: { id: 'google/gemma-3-1b-it-qat-q8_0-gguf', source: 'huggingface' },
@@ -30,9 +31,10 @@ new ModelDeployment(chart, 'gemma-cpu', {
   scaling: { replicas: 1 },
   resources: { gpu: { count: 0 }, memory: '16Gi', cpu: '8' },
   image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
+  provider: { overrides: { instanceType: 'Standard_D8s_v5', ggufFile: 'gemma-3-1b-it-q8_0.gguf' } },
 });
 
-// Seed 003 §4.2, example 3: disaggregated prefill/decode with KV-cache-aware routing → Dynamo.
+// Disaggregated prefill/decode with KV-cache-aware routing → Dynamo.
 new ModelDeployment(chart, 'llama-70b-pd', {
   metadata: { name: 'llama-70b-pd' },
   model: { id: 'meta-llama/Llama-3.1-70B-Instruct', source: 'huggingface' },
@@ -52,7 +54,7 @@ new ModelDeployment(chart, 'llama-70b-pd', {
 // A vLLM preset on KAITO: the context length goes through the Workspace's inference ConfigMap.
 new ModelDeployment(chart, 'phi-4-mini', {
   metadata: { name: 'phi-4-mini', labels: { 'kube-inference.io/team': 'assistants' } },
-  provider: { name: 'kaito' },
+  provider: { name: 'kaito', overrides: { instanceType: 'Standard_NC24ads_A100_v4' } },
   model: { id: 'microsoft/Phi-4-mini-instruct' },
   engine: { type: 'vllm', contextLength: 16384, args: { 'gpu-memory-utilization': '0.9' } },
   resources: { gpu: { count: 1 } },

@@ -1,12 +1,17 @@
-// Engine-specific parameters (seed 003 §15): the unified options mapped onto each engine's flags.
+// Engine-specific parameters: the unified options mapped onto each engine's flags.
 import { EngineType } from './types';
 
-/** The flag (without dashes) that sets the context length, per engine; TensorRT-LLM has none at runtime. */
+/**
+ * The flag (without dashes) that sets the context length, per engine; TensorRT-LLM has none at runtime.
+ * llamacpp runs on KAITO, whose llama.cpp template runs the LocalAI runner (`huggingface://…`
+ * model URL, `--address`): its flag is LocalAI's `--context-size` (mudler/LocalAI core/cli/run.go,
+ * `RunCMD.ContextSize`), not llama-server's `--ctx-size`.
+ */
 export const CONTEXT_LENGTH_FLAG: Readonly<Record<EngineType, string | undefined>> = {
   vllm: 'max-model-len',
   sglang: 'context-length',
   trtllm: undefined,
-  llamacpp: 'ctx-size',
+  llamacpp: 'context-size',
 };
 
 /** Engines that accept `--trust-remote-code` at runtime. */
@@ -40,7 +45,7 @@ export function engineFlags(engine: EngineType, options: EngineFlagOptions): str
   return flags;
 }
 
-/** The warnings for options an engine ignores (seed 003 §15.1 and §15.2). */
+/** The warnings for options an engine ignores. */
 export function engineOptionWarnings(engine: EngineType, options: EngineFlagOptions): string[] {
   const warnings: string[] = [];
   if (options.contextLength !== undefined && !CONTEXT_LENGTH_FLAG[engine]) {

@@ -13,11 +13,11 @@ import { EndpointStatus } from './status';
 import { ModelDeploymentSpec } from './types';
 import { CORE_MESSAGES, validateModelDeploymentSpec } from './validation';
 
-/** Props of {@link ModelDeployment}: the unified spec of seed 003 §4.1, plus where and how to render it. */
+/** Props of {@link ModelDeployment}: the unified spec, plus where and how to render it. */
 export interface ModelDeploymentProps extends ModelDeploymentSpec {
   /**
    * Name, namespace, labels and annotations. Only labels with the `kube-inference.io/` prefix are
-   * copied to the provider resource (seed 003 §4.12); annotations are copied.
+   * copied to the provider resource; annotations are copied.
    * @default - name derived from the construct path, the chart's namespace
    */
   readonly metadata?: ApiObjectMetadata;
@@ -74,7 +74,7 @@ export class ModelDeployment extends Construct {
     const subject = `ModelDeployment '${this.node.path}'`;
     const { metadata = {}, providers, clusterApiVersions, ...spec } = props;
 
-    // 1. The spec on its own: shapes and the core rules of seed 003 §8.
+    // 1. The spec on its own: shapes and the core rules of the ModelDeployment webhook.
     const problems = new ProblemCollector();
     const validation = validateModelDeploymentSpec(spec);
     validation.problems.forEach((p) => problems.add(p.field, p.message));
@@ -91,7 +91,7 @@ export class ModelDeployment extends Construct {
     if (!selected.selection) throw new ValidationError(subject, [selected.problem!]);
     const { provider, reason, explicit } = selected.selection;
 
-    // 3. What the provider makes of it: compatibility (§8, second table), overrides, installed CRD.
+    // 3. What the provider makes of it: compatibility, overrides, installed CRD.
     const providerProblems: Problem[] = [...provider.checkCompatibility(deployment)];
     const overrides = checkOverrides(provider.name, provider.overrides, spec.provider?.overrides);
     providerProblems.push(...overrides.problems);
@@ -108,10 +108,6 @@ export class ModelDeployment extends Construct {
 
     // 4. Render.
     const { kept, dropped } = propagatedLabels(metadata.labels ?? {});
-    if (dropped.length > 0) {
-      addWarning(this, `metadata.labels ${dropped.join(', ')} not copied to the ${provider.resourceType.kind}: only labels with `
-        + 'the kube-inference.io/ prefix are (use podTemplate.metadata.labels for pod labels)');
-    }
     this.provider = provider;
     this.selectionReason = reason;
     this.deployment = deployment;
@@ -129,6 +125,11 @@ export class ModelDeployment extends Construct {
       commonLabels: commonLabels(deployment, provider.name),
       warn: (message) => addWarning(this, message),
     });
+    if (dropped.length > 0) {
+      // Named after what was rendered: KAITO renders an InferenceSet instead of its Workspace for replicas other than 1.
+      addWarning(this, `metadata.labels ${dropped.join(', ')} not copied to the ${this.resource.kind}: only labels with `
+        + 'the kube-inference.io/ prefix are (use podTemplate.metadata.labels for pod labels)');
+    }
     this.endpoint = modelEndpoint(provider.endpoint(deployment), metadata.namespace ?? Chart.of(this).namespace);
   }
 }

@@ -60,7 +60,7 @@ export interface EngineSpec {
   readonly type: EngineType;
   /**
    * Maximum context length in tokens: vLLM `--max-model-len`, SGLang `--context-length`,
-   * llama.cpp `--ctx-size`. Ignored with a warning for TensorRT-LLM (fixed when the engine is built).
+   * llama.cpp `--context-size` (the LocalAI runner KAITO's template runs). Ignored with a warning for TensorRT-LLM (fixed when the engine is built).
    * @default - the model's default
    */
   readonly contextLength?: number;

@@ -1,4 +1,4 @@
-import { GPU_VLLM, problemsFor } from './helpers';
+import { GPU_VLLM, KAITO_CPU_NODE, KAITO_GPU_NODE, problemsFor } from './helpers';
 import { DEFAULT_GPU_TYPE, DynamoProvider, KaitoProvider, KubeRayProvider, ModelDeploymentProps, resolveSpec } from '../../src/model-deployment';
 
 const DISAGG: ModelDeploymentProps = {
@@ -17,7 +17,9 @@ describe('seed 003 §8, provider compatibility: exact messages, at synth', () =>
     ['sglang', 'kuberay', 'engine.type', 'KubeRay does not support sglang engine'],
     ['trtllm', 'kuberay', 'engine.type', 'KubeRay does not support trtllm engine'],
   ] as const)('engine %s with provider %s', (engine, provider, field, message) => {
-    const problems = problemsFor({ ...GPU_VLLM, image: 'img:1', engine: { type: engine }, provider: { name: provider } });
+    // KAITO's node SKU is given so that the engine is the only problem (other providers reject the override).
+    const overrides = provider === 'kaito' ? KAITO_GPU_NODE : undefined;
+    const problems = problemsFor({ ...GPU_VLLM, image: 'img:1', engine: { type: engine }, provider: { name: provider, overrides } });
     expect(problems).toEqual([{ field, message }]);
   });
 
@@ -31,14 +33,26 @@ describe('seed 003 §8, provider compatibility: exact messages, at synth', () =>
   });
 
   test('mode disaggregated with provider kaito', () => {
-    expect(problemsFor({ ...DISAGG, provider: { name: 'kaito' } }))
+    expect(problemsFor({ ...DISAGG, provider: { name: 'kaito', overrides: KAITO_GPU_NODE } }))
       .toEqual([{ field: 'serving.mode', message: 'KAITO does not support disaggregated mode' }]);
   });
 
-  test('an auto-selected provider that cannot run the spec says it was auto-selected (§4.4 picks KAITO for llama.cpp)', () => {
-    expect(problemsFor({ ...DISAGG, engine: { type: 'llamacpp' }, image: 'runner:1' })).toEqual([
+  test('an auto-selected provider that cannot run the spec says it was auto-selected (KAITO is picked for llama.cpp)', () => {
+    expect(problemsFor({ ...DISAGG, engine: { type: 'llamacpp' }, image: 'runner:1', provider: { overrides: KAITO_GPU_NODE } })).toEqual([
       { field: 'serving.mode', message: 'KAITO does not support disaggregated mode' },
       { field: 'provider.name', message: "'kaito' was selected automatically (engine=llamacpp → kaito (only llamacpp provider)); set provider.name to choose another provider" },
+    ]);
+  });
+
+  test('KAITO picked automatically without a node SKU names the fix and says it was auto-selected', () => {
+    expect(problemsFor({ model: { id: 'org/m-gguf' }, engine: { type: 'llamacpp' }, image: 'runner:1', provider: { overrides: { ggufFile: 'm.gguf' } } })).toEqual([
+      {
+        field: 'provider.overrides.instanceType',
+        message: 'KAITO\'s webhook requires resource.instanceType when node auto-provisioning is enabled (the default KAITO install): '
+          + 'set provider.overrides.instanceType to the node SKU KAITO should provision (e.g. "Standard_NC24ads_A100_v4"), '
+          + 'or, when KAITO was installed with disableNodeAutoProvisioning=true, set provider.overrides.nodeProvisioning: bring-your-own',
+      },
+      { field: 'provider.name', message: "'kaito' was selected automatically (no GPU requested → kaito (only CPU provider)); set provider.name to choose another provider" },
     ]);
   });
 });
@@ -47,7 +61,7 @@ describe('further provider checks (what the upstream resource could not express)
   test('KAITO: llama.cpp needs an image; vLLM presets need a Hugging Face model', () => {
     expect(problemsFor({ model: { id: 'org/m-gguf' }, engine: { type: 'llamacpp' } }))
       .toContainEqual({ field: 'image', message: 'KAITO requires image for the llamacpp engine (there is no default llama.cpp image)' });
-    expect(problemsFor({ ...GPU_VLLM, model: { id: '/models/x', source: 'custom' }, provider: { name: 'kaito' } })).toEqual([{
+    expect(problemsFor({ ...GPU_VLLM, model: { id: '/models/x', source: 'custom' }, provider: { name: 'kaito', overrides: KAITO_GPU_NODE } })).toEqual([{
       field: 'model.source',
       message: 'KAITO runs vLLM from a preset, which downloads the model from Hugging Face: use source huggingface, or engine llamacpp with an image that contains the model',
     }]);
@@ -67,7 +81,7 @@ describe('further provider checks (what the upstream resource could not express)
     ]);
     expect(problemsFor({ ...DISAGG, provider: { name: 'kuberay' }, engine: { type: 'vllm', args: { 'kv-transfer-config': '{}' } } }))
       .toEqual([{ field: 'engine.args.kv-transfer-config', message: '--kv-transfer-config is set by serving.mode (NIXL KV transfer); remove it from engine.args' }]);
-    expect(problemsFor({ model: { id: 'org/m-gguf' }, engine: { type: 'llamacpp', args: { address: ':8080' } }, image: 'r:1', provider: { name: 'kaito' } }))
+    expect(problemsFor({ model: { id: 'org/m-gguf' }, engine: { type: 'llamacpp', args: { address: ':8080' } }, image: 'r:1', provider: { name: 'kaito', overrides: { ...KAITO_CPU_NODE, ggufFile: 'm.gguf' } } }))
       .toEqual([{ field: 'engine.args.address', message: '--address is set by the KAITO llama.cpp template (port 5000); remove it from engine.args' }]);
   });
 
@@ -97,7 +111,7 @@ describe('further provider checks (what the upstream resource could not express)
   });
 
   test('checkCompatibility is a pure function of the resolved spec', () => {
-    const d = resolveSpec({ model: { id: 'org/m' }, engine: { type: 'sglang' }, resources: { gpu: { count: 1 } } }, 'md');
+    const d = resolveSpec({ model: { id: 'org/m' }, engine: { type: 'sglang' }, resources: { gpu: { count: 1 } }, provider: { overrides: KAITO_GPU_NODE } }, 'md');
     expect(d.resources.gpu.type).toBe(DEFAULT_GPU_TYPE);
     expect(new KaitoProvider().checkCompatibility(d)).toEqual([{ field: 'engine.type', message: 'KAITO does not support sglang engine' }]);
     expect(new DynamoProvider().checkCompatibility(d)).toEqual([]);

@@ -51,7 +51,7 @@ describe('ModelDeployment documents (kube-inference render)', () => {
       { field: 'metadata.name', message: '"Chat" is not a valid name: lower-case letters, digits and \'-\', starting with a letter, at most 63 characters' },
     ]);
     expect(problemsOf(() => renderDoc(doc({}, { engine: {} })))).toEqual([{ field: 'spec.engine.type', message: 'engine.type is required' }]);
-    expect(problemsOf(() => renderDoc(doc({}, { provider: { name: 'kaito' }, engine: { type: 'sglang' } }))))
+    expect(problemsOf(() => renderDoc(doc({}, { provider: { name: 'kaito', overrides: { instanceType: 'Standard_NC24ads_A100_v4' } }, engine: { type: 'sglang' } }))))
       .toEqual([{ field: 'spec.engine.type', message: 'KAITO does not support sglang engine' }]);
   });
 

@@ -5,13 +5,13 @@ describe('engine flags (seed 003 §15)', () => {
     ['vllm', ['--max-model-len', '8192', '--trust-remote-code']],
     ['sglang', ['--context-length', '8192', '--trust-remote-code']],
     ['trtllm', []],
-    ['llamacpp', ['--ctx-size', '8192']],
+    ['llamacpp', ['--context-size', '8192']],
   ] as const)('%s: context length and trust-remote-code', (engine, flags) => {
     expect(engineFlags(engine, { contextLength: 8192, trustRemoteCode: true })).toEqual(flags);
   });
 
   test('the context length flag per engine', () => {
-    expect(CONTEXT_LENGTH_FLAG).toEqual({ vllm: 'max-model-len', sglang: 'context-length', trtllm: undefined, llamacpp: 'ctx-size' });
+    expect(CONTEXT_LENGTH_FLAG).toEqual({ vllm: 'max-model-len', sglang: 'context-length', trtllm: undefined, llamacpp: 'context-size' });
   });
 
   test('engine.args are emitted in sorted order; an empty value is a bare flag', () => {

@@ -77,3 +77,8 @@ export const GPU_VLLM: ModelDeploymentProps = {
   engine: { type: 'vllm' },
   resources: { gpu: { count: 1 }, memory: '32Gi' },
 };
+
+/** KAITO's node auto-provisioning (the default install) needs a node SKU: a GPU one... */
+export const KAITO_GPU_NODE = { instanceType: 'Standard_NC24ads_A100_v4' };
+/** ...or a CPU one for CPU workspaces. */
+export const KAITO_CPU_NODE = { instanceType: 'Standard_D8s_v5' };

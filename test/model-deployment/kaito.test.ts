@@ -1,9 +1,11 @@
-import { parse } from 'yaml';
-import { render } from './helpers';
-import { ModelDeploymentProps, ProviderRegistry } from '../../src/model-deployment';
+import { problemsFor, render } from './helpers';
+import { ModelDeploymentProps, ProviderRegistry, translateStatus } from '../../src/model-deployment';
+import { pythonDifference, pyyamlSupport, pyyamlValue } from '../run-config/pyyaml';
+import { describeWhen } from '../sandbox/host';
 
+const SKU = 'Standard_NC24ads_A100_v4';
 const VLLM: ModelDeploymentProps = {
-  provider: { name: 'kaito' },
+  provider: { name: 'kaito', overrides: { instanceType: SKU } },
   model: { id: 'microsoft/Phi-4-mini-instruct' },
   engine: { type: 'vllm' },
   resources: { gpu: { count: 1 } },
@@ -12,6 +14,7 @@ const LLAMACPP: ModelDeploymentProps = {
   model: { id: 'google/gemma-3-1b-it-qat-q8_0-gguf' },
   engine: { type: 'llamacpp' },
   image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
+  provider: { overrides: { instanceType: 'Standard_D8s_v5', ggufFile: 'gemma-3-1b-it-q8_0.gguf' } },
 };
 const v1alpha1 = { providers: ProviderRegistry.builtIn({ kaito: { apiVersion: 'kaito.sh/v1alpha1' } }) };
 
@@ -29,14 +32,14 @@ describe('KAITO Workspace', () => {
     const { resource, objects } = render({ ...VLLM, secrets: { huggingFaceToken: 'hf-token' } });
     expect(objects).toHaveLength(1); // no options → no ConfigMap
     expect(resource.inference).toEqual({ preset: { name: 'microsoft/Phi-4-mini-instruct', presetOptions: { modelAccessSecret: 'hf-token' } } });
-    expect(resource.resource).toEqual({ count: 1, labelSelector: { matchLabels: { 'kubernetes.io/os': 'linux', 'nvidia.com/gpu.present': 'true' } } });
+    expect(resource.resource).toEqual({ instanceType: SKU, labelSelector: { matchLabels: { 'kubernetes.io/os': 'linux', 'nvidia.com/gpu.present': 'true' } } });
   });
 
   test('vLLM options go through the ConfigMap that inference.config names', () => {
     const { resource, objects } = render({
       ...VLLM,
       model: { id: 'microsoft/Phi-4-mini-instruct', servedName: 'phi' },
-      engine: { type: 'vllm', contextLength: 8192, trustRemoteCode: true, args: { 'gpu-memory-utilization': '0.85', 'enforce-eager': '', 'quantization': 'awq' } },
+      engine: { type: 'vllm', contextLength: 8192, args: { 'gpu-memory-utilization': '0.85', 'quantization': 'awq' } },
     }, 'phi');
     expect(resource.inference.config).toBe('phi-inference-config');
     const configMap = objects.find((o) => o.kind === 'ConfigMap');
@@ -44,18 +47,8 @@ describe('KAITO Workspace', () => {
     expect(configMap.metadata.labels['app.kubernetes.io/component']).toBe('inference-config');
     expect(Object.keys(configMap.data)).toEqual(['inference_config.yaml']);
     const text = configMap.data['inference_config.yaml'];
-    expect(parse(text)).toEqual({
-      vllm: {
-        'enforce-eager': true,
-        'gpu-memory-utilization': 0.85,
-        'max-model-len': 8192,
-        'quantization': 'awq',
-        'served-model-name': 'phi',
-        'trust-remote-code': true,
-      },
-    });
-    // Sorted keys, so the same input gives the same bytes.
-    expect(text).toBe('vllm:\n  enforce-eager: true\n  gpu-memory-utilization: 0.85\n  max-model-len: 8192\n  quantization: awq\n  served-model-name: phi\n  trust-remote-code: true\n');
+    // Every value is a string (KAITO passes str(value)); sorted keys, so the same input gives the same bytes.
+    expect(text).toBe('vllm:\n  gpu-memory-utilization: "0.85"\n  max-model-len: "8192"\n  quantization: awq\n  served-model-name: phi\n');
   });
 
   test('llama.cpp runs the user image from inference.template, with context size, env, token and GPU', () => {
@@ -78,7 +71,7 @@ describe('KAITO Workspace', () => {
         containers: [{
           name: 'model',
           image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
-          args: ['huggingface://google/gemma-3-1b-it-qat-q8_0-gguf', '--address=:5000', '--ctx-size', '4096', '--cache-type-k', 'q8_0'],
+          args: ['huggingface://google/gemma-3-1b-it-qat-q8_0-gguf/gemma-3-1b-it-q8_0.gguf', '--address=:5000', '--context-size', '4096', '--cache-type-k', 'q8_0'],
           ports: [{ containerPort: 5000 }],
           env: [{ name: 'LLAMA_LOG', value: 'info' }],
           envFrom: [{ secretRef: { name: 'hf-token' } }],
@@ -90,7 +83,7 @@ describe('KAITO Workspace', () => {
   });
 
   test('llama.cpp with source custom passes no model reference (the image has the model)', () => {
-    const { resource } = render({ ...LLAMACPP, model: { source: 'custom' } });
+    const { resource } = render({ ...LLAMACPP, model: { source: 'custom' }, provider: { overrides: { instanceType: 'Standard_D8s_v5' } } });
     expect(resource.inference.template.spec.containers[0].args).toEqual(['--address=:5000']);
   });
 
@@ -98,8 +91,10 @@ describe('KAITO Workspace', () => {
     expect(render(LLAMACPP).resource.resource.labelSelector).toEqual({ matchLabels: { 'kubernetes.io/os': 'linux' } });
   });
 
-  test('replicas map to resource.count', () => {
-    expect(render({ ...LLAMACPP, scaling: { replicas: 3 } }).resource.resource.count).toBe(3);
+  test('one replica is a Workspace without the deprecated resource.count', () => {
+    const { resource } = render(LLAMACPP);
+    expect(resource.kind).toBe('Workspace');
+    expect(resource.resource).toEqual({ instanceType: 'Standard_D8s_v5', labelSelector: { matchLabels: { 'kubernetes.io/os': 'linux' } } });
   });
 
   test('preset workspaces have no pod template: what cannot be expressed is reported, pod metadata goes on the Workspace', () => {
@@ -119,17 +114,12 @@ describe('KAITO Workspace', () => {
     expect(resource.metadata.annotations.note).toBe('x');
   });
 
-  test('kaito.sh/v1alpha1 is selectable; it has no modelAccessSecret, and its instanceType default is reported for CPU', () => {
+  test('kaito.sh/v1alpha1 is selectable; its Workspace has no modelAccessSecret', () => {
     const preset = render({ ...VLLM, ...v1alpha1, secrets: { huggingFaceToken: 'hf-token' } });
     expect(preset.resource.apiVersion).toBe('kaito.sh/v1alpha1');
     expect(preset.resource.inference).toEqual({ preset: { name: 'microsoft/Phi-4-mini-instruct' } });
     expect(preset.warnings).toEqual([
-      'kaito.sh/v1alpha1 has no inference.preset.presetOptions.modelAccessSecret: secrets.huggingFaceToken is not passed to the preset (use kaito.sh/v1beta1)',
-    ]);
-    const cpu = render({ ...LLAMACPP, ...v1alpha1 });
-    expect(cpu.resource.apiVersion).toBe('kaito.sh/v1alpha1');
-    expect(cpu.warnings).toEqual([
-      'kaito.sh/v1alpha1 defaults resource.instanceType to Standard_NC24ads_A100_v4: with node auto-provisioning KAITO would create a GPU node for this CPU-only workspace (use kaito.sh/v1beta1, or bring your own nodes)',
+      'kaito.sh/v1alpha1 Workspace has no inference.preset.presetOptions.modelAccessSecret: secrets.huggingFaceToken is not passed to the preset (use kaito.sh/v1beta1)',
     ]);
   });
 
@@ -138,9 +128,9 @@ describe('KAITO Workspace', () => {
       .toThrow('KAITO apiVersion "kaito.sh/v1" is not supported; use kaito.sh/v1beta1 or kaito.sh/v1alpha1');
   });
 
-  test('KAITO has no overrides: every key is reported as unknown', () => {
-    const { warnings } = render({ ...LLAMACPP, provider: { overrides: { instanceType: 'Standard_NC6' } } });
-    expect(warnings).toEqual(['provider.overrides.instanceType: unknown override key for the kaito provider, ignored (the kaito provider has no overrides here)']);
+  test('unknown override keys are reported with the documented ones', () => {
+    const { warnings } = render({ ...LLAMACPP, provider: { overrides: { ...LLAMACPP.provider!.overrides, instanceTyp: 'x' } } });
+    expect(warnings).toEqual(['provider.overrides.instanceTyp: unknown override key for the kaito provider, ignored (known keys here: nodeProvisioning, instanceType, ggufFile)']);
   });
 
   test('the endpoint label and standard labels', () => {
@@ -156,5 +146,99 @@ describe('KAITO Workspace', () => {
       'kube-inference.io/model-source': 'huggingface',
       'kube-inference.io/provider': 'kaito',
     });
+  });
+});
+
+// kaito: api/v1beta1/workspace_validation.go (Workspace.validateCreate) and inferenceset_validation.go.
+describe('KAITO admission rules, at synth', () => {
+  const byo = { providers: ProviderRegistry.builtIn({ kaito: { nodeProvisioning: 'bring-your-own' } }) };
+
+  test('node auto-provisioning (the default install) without instanceType fails, naming both fixes', () => {
+    expect(problemsFor({ ...VLLM, provider: { name: 'kaito' } })).toEqual([{
+      field: 'provider.overrides.instanceType',
+      message: 'KAITO\'s webhook requires resource.instanceType when node auto-provisioning is enabled (the default KAITO install): '
+        + 'set provider.overrides.instanceType to the node SKU KAITO should provision (e.g. "Standard_NC24ads_A100_v4"), '
+        + 'or, when KAITO was installed with disableNodeAutoProvisioning=true, set provider.overrides.nodeProvisioning: bring-your-own',
+    }]);
+  });
+
+  test('bring-your-own nodes: no instanceType is rendered, and one given fails', () => {
+    const { resource } = render({ ...VLLM, provider: { name: 'kaito', overrides: { nodeProvisioning: 'bring-your-own' } } });
+    expect(resource.resource).toEqual({ labelSelector: { matchLabels: { 'kubernetes.io/os': 'linux', 'nvidia.com/gpu.present': 'true' } } });
+    expect(render({ ...VLLM, ...byo, provider: { name: 'kaito' } }).resource.resource.instanceType).toBeUndefined();
+    expect(problemsFor({ ...VLLM, ...byo }).map((p) => p.field)).toEqual(['provider.overrides.instanceType']);
+  });
+
+  test('bring-your-own with the kaito.sh/v1alpha1 Workspace fails: its schema defaults instanceType', () => {
+    const registry = ProviderRegistry.builtIn({ kaito: { apiVersion: 'kaito.sh/v1alpha1', nodeProvisioning: 'bring-your-own' } });
+    expect(problemsFor({ ...VLLM, providers: registry, provider: { name: 'kaito' } }).map((p) => p.field)).toEqual(['provider.name']);
+  });
+
+  test('vLLM flags that take no value cannot go through the inference config', () => {
+    expect(problemsFor({ ...VLLM, engine: { type: 'vllm', trustRemoteCode: true, args: { 'enforce-eager': '', 'x': 'false', 'max-num-seqs': '8' } } }).map((p) => p.field))
+      .toEqual(['engine.trustRemoteCode', 'engine.args.enforce-eager', 'engine.args.x']);
+  });
+
+  test('flags KAITO sets itself cannot be repeated in engine.args', () => {
+    expect(problemsFor({ ...VLLM, model: { id: 'o/m', servedName: 's' }, engine: { type: 'vllm', args: { 'model': 'x', 'port': '1', 'served-model-name': 'y' } } }).map((p) => p.field))
+      .toEqual(['engine.args.model', 'engine.args.port', 'engine.args.served-model-name']);
+  });
+
+  test('ggufFile must be a .gguf path in the repository, for llama.cpp from Hugging Face', () => {
+    const gguf = (ggufFile: string) => problemsFor({ ...LLAMACPP, provider: { name: 'kaito', overrides: { instanceType: 'D', ggufFile } } }).map((p) => p.field);
+    expect(gguf('../x.gguf')).toEqual(['provider.overrides.ggufFile']);
+    expect(gguf('model.bin')).toEqual(['provider.overrides.ggufFile']);
+    expect(problemsFor({ ...VLLM, provider: { name: 'kaito', overrides: { instanceType: SKU, ggufFile: 'a.gguf' } } }).map((p) => p.field)).toEqual(['provider.overrides.ggufFile']);
+  });
+
+  test('a Hugging Face repository without ggufFile is warned: the runner downloads every GGUF file', () => {
+    const { warnings, resource } = render({ ...LLAMACPP, provider: { overrides: { instanceType: 'Standard_D8s_v5' } } });
+    expect(resource.inference.template.spec.containers[0].args[0]).toBe('huggingface://google/gemma-3-1b-it-qat-q8_0-gguf');
+    expect(warnings).toEqual(['the LocalAI runner downloads every GGUF file of google/gemma-3-1b-it-qat-q8_0-gguf (all quantizations): set provider.overrides.ggufFile to the one file to load']);
+  });
+});
+
+describe('KAITO InferenceSet for replica counts other than 1', () => {
+  test('vLLM: spec.replicas, the template, and a Service in front of the pods KAITO labels', () => {
+    const { resource, objects } = render({ ...VLLM, scaling: { replicas: 3 }, secrets: { huggingFaceToken: 'hf' } }, 'phi');
+    expect(resource.apiVersion).toBe('kaito.sh/v1beta1');
+    expect(resource.kind).toBe('InferenceSet');
+    expect(resource.spec.replicas).toBe(3);
+    expect(resource.spec.labelSelector).toEqual({ matchLabels: { 'kubernetes.io/os': 'linux', 'nvidia.com/gpu.present': 'true' } });
+    expect(resource.spec.template.resource).toEqual({ instanceType: SKU });
+    expect(resource.spec.template.inference).toEqual({ preset: { name: 'microsoft/Phi-4-mini-instruct', presetOptions: { modelAccessSecret: 'hf' } } });
+    const service = objects.find((o) => o.kind === 'Service');
+    expect(service.metadata.name).toBe('phi');
+    expect(service.spec.selector).toEqual({ 'inferenceset.kaito.sh/created-by': 'phi' });
+    expect(service.spec.ports).toEqual([{ name: 'http', port: 80, targetPort: 5000 }]);
+  });
+
+  test('llama.cpp: the Service selects our pod label; zero replicas is an InferenceSet too', () => {
+    const { objects, resource } = render({ ...LLAMACPP, scaling: { replicas: 0 } }, 'gemma');
+    expect(resource.kind).toBe('InferenceSet');
+    expect(resource.spec.replicas).toBe(0);
+    expect(objects.find((o) => o.kind === 'Service').spec.selector).toEqual({ 'kube-inference.io/model-deployment': 'gemma' });
+  });
+
+  test('status: readyReplicas and InferenceSetReady', () => {
+    const set = (status: object, replicas = 2) => ({ apiVersion: 'kaito.sh/v1beta1', kind: 'InferenceSet', metadata: { name: 'phi' }, spec: { replicas }, status });
+    const ready = translateStatus(set({ replicas: 2, readyReplicas: 2, conditions: [{ type: 'InferenceSetReady', status: 'True', reason: 'inferencesetReady' }] }));
+    expect(ready.phase).toBe('Running');
+    expect(ready.replicas).toEqual({ desired: 2, ready: 2, available: 2 });
+    expect(ready.endpoint).toEqual({ service: 'phi', port: 80, basePath: '/v1' });
+    const partial = translateStatus(set({ readyReplicas: 1, conditions: [{ type: 'InferenceSetReady', status: 'False', reason: 'inferencesetNotReady', message: '1/2' }] }));
+    expect([partial.phase, partial.message, partial.replicas.ready]).toEqual(['Deploying', '1/2', 1]);
+    const failed = translateStatus(set({ conditions: [{ type: 'InferenceSetReady', status: 'False', reason: 'inferencesetFailed', message: 'pool' }] }));
+    expect([failed.phase, failed.message]).toEqual(['Failed', 'pool']);
+    expect(translateStatus(set({})).phase).toBe('Pending');
+  });
+});
+
+describeWhen('the inference config read by real PyYAML', pyyamlSupport(), 'python3 with PyYAML', () => {
+  test('every value arrives as the string written', () => {
+    const args = { a: 'yes', b: 'on', c: '1_000', d: '1:20', e: 'tab\there', f: '=', g: '0x10', h: '~', i: '1e3' };
+    const { objects } = render({ ...VLLM, model: { id: 'o/m', servedName: 'no' }, engine: { type: 'vllm', contextLength: 4096, args } });
+    const text = objects.find((o) => o.kind === 'ConfigMap').data['inference_config.yaml'];
+    expect(pythonDifference(pyyamlValue(text), { vllm: { ...args, 'max-model-len': '4096', 'served-model-name': 'no' } })).toBeUndefined();
   });
 });

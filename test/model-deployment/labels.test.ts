@@ -1,10 +1,12 @@
 import { Testing } from 'cdk8s';
-import { GPU_VLLM, quietChart, render } from './helpers';
+import { GPU_VLLM, KAITO_CPU_NODE, quietChart, render } from './helpers';
 import { ModelDeployment, ModelDeploymentProps } from '../../src/model-deployment';
 
-const LLAMACPP: ModelDeploymentProps = { model: { id: 'o/m-gguf' }, engine: { type: 'llamacpp' }, image: 'runner:1' };
+const LLAMACPP: ModelDeploymentProps = {
+  model: { id: 'o/m-gguf' }, engine: { type: 'llamacpp' }, image: 'runner:1', provider: { overrides: { ...KAITO_CPU_NODE, ggufFile: 'm.gguf' } },
+};
 
-describe('labels and annotations (seed 003 §4.12, domain kube-inference.io)', () => {
+describe('labels and annotations (domain kube-inference.io)', () => {
   test('only labels with our prefix are copied to the provider resource; the others are reported', () => {
     const { resource, warnings } = render({
       ...GPU_VLLM,
@@ -21,6 +23,14 @@ describe('labels and annotations (seed 003 §4.12, domain kube-inference.io)', (
       'kube-inference.io/provider': 'dynamo',
       'kube-inference.io/selection-reason': 'default → dynamo (GPU inference default)',
     });
+  });
+
+  test('the report names the kind actually rendered: KAITO renders an InferenceSet for replicas other than 1', () => {
+    const { objects, warnings } = render({ ...LLAMACPP, scaling: { replicas: 2 }, metadata: { labels: { team: 'ml' } } });
+    expect(objects.map((o) => o.kind)).toContain('InferenceSet');
+    expect(warnings).toEqual([
+      'metadata.labels team not copied to the InferenceSet: only labels with the kube-inference.io/ prefix are (use podTemplate.metadata.labels for pod labels)',
+    ]);
   });
 
   test('managed-by, the standard app.kubernetes.io labels and ours are always there and cannot be overridden', () => {

@@ -17,10 +17,12 @@ const FULL = {
 };
 
 const MATRIX: [string, ModelDeploymentProps][] = [
-  ['KAITO v1beta1 vLLM preset with options', { ...FULL, provider: { name: 'kaito' }, model: { id: 'o/m', servedName: 'm' }, engine: { type: 'vllm', contextLength: 4096, args: { 'enforce-eager': '' } }, resources: { gpu: { count: 1 } } }],
-  ['KAITO v1beta1 llama.cpp on GPU', { ...FULL, model: { id: 'o/m-gguf' }, engine: { type: 'llamacpp', contextLength: 2048 }, image: 'r:1', resources: { gpu: { count: 1 }, memory: '8Gi', cpu: '2' } }],
-  ['KAITO v1alpha1 vLLM preset', { ...FULL, providers: ProviderRegistry.builtIn({ kaito: { apiVersion: 'kaito.sh/v1alpha1' } }), provider: { name: 'kaito' }, model: { id: 'o/m' }, engine: { type: 'vllm', contextLength: 4096 }, resources: { gpu: { count: 1 } } }],
-  ['KAITO v1alpha1 llama.cpp on CPU', { ...FULL, providers: ProviderRegistry.builtIn({ kaito: { apiVersion: 'kaito.sh/v1alpha1' } }), model: { id: 'o/m-gguf' }, engine: { type: 'llamacpp' }, image: 'r:1' }],
+  ['KAITO v1beta1 vLLM preset with options', { ...FULL, provider: { name: 'kaito', overrides: { instanceType: 'Standard_NC24ads_A100_v4' } }, model: { id: 'o/m', servedName: 'm' }, engine: { type: 'vllm', contextLength: 4096, args: { 'max-num-seqs': '8' } }, resources: { gpu: { count: 1 } } }],
+  ['KAITO v1beta1 InferenceSet (vLLM, 3 replicas)', { ...FULL, provider: { name: 'kaito', overrides: { instanceType: 'Standard_NC24ads_A100_v4' } }, model: { id: 'o/m' }, engine: { type: 'vllm' }, scaling: { replicas: 3 }, resources: { gpu: { count: 1 } } }],
+  ['KAITO v1beta1 llama.cpp on GPU', { ...FULL, provider: { overrides: { instanceType: 'Standard_NC6s_v3', ggufFile: 'm.gguf' } }, model: { id: 'o/m-gguf' }, engine: { type: 'llamacpp', contextLength: 2048 }, image: 'r:1', resources: { gpu: { count: 1 }, memory: '8Gi', cpu: '2' } }],
+  ['KAITO v1alpha1 vLLM preset', { ...FULL, providers: ProviderRegistry.builtIn({ kaito: { apiVersion: 'kaito.sh/v1alpha1' } }), provider: { name: 'kaito', overrides: { instanceType: 'Standard_NC24ads_A100_v4' } }, model: { id: 'o/m' }, engine: { type: 'vllm', contextLength: 4096 }, resources: { gpu: { count: 1 } } }],
+  ['KAITO v1alpha1 InferenceSet (llama.cpp, 2 replicas)', { ...FULL, providers: ProviderRegistry.builtIn({ kaito: { apiVersion: 'kaito.sh/v1alpha1' } }), provider: { overrides: { instanceType: 'Standard_D8s_v5' } }, model: { id: 'o/m-gguf' }, engine: { type: 'llamacpp' }, image: 'r:1', scaling: { replicas: 2 } }],
+  ['KAITO v1alpha1 llama.cpp on CPU', { ...FULL, providers: ProviderRegistry.builtIn({ kaito: { apiVersion: 'kaito.sh/v1alpha1' } }), provider: { overrides: { instanceType: 'Standard_D8s_v5' } }, model: { id: 'o/m-gguf' }, engine: { type: 'llamacpp' }, image: 'r:1' }],
   ['Dynamo vLLM aggregated', { ...FULL, model: { id: 'o/m' }, engine: { type: 'vllm', trustRemoteCode: true }, resources: { gpu: { count: 4 }, memory: '64Gi', cpu: '16' }, provider: { overrides: { routerMode: 'kv', frontend: { replicas: 2, resources: { cpu: '1', memory: '2Gi' } } } } }],
   ['Dynamo SGLang disaggregated', { ...FULL, ...DISAGG, model: { id: 'o/m' }, engine: { type: 'sglang', contextLength: 8192 } }],
   ['Dynamo TensorRT-LLM disaggregated', { ...FULL, ...DISAGG, model: { id: 'o/m' }, engine: { type: 'trtllm' } }],
@@ -161,6 +163,6 @@ spec:
 describe('scripts/import-crds.mjs', () => {
   test('--check: src/imports is exactly what cdk8s import generates from crds/, and the CRDs are the vendored ones', () => {
     const out = execFileSync('node', [join(__dirname, '..', '..', 'scripts', 'import-crds.mjs'), '--check'], { encoding: 'utf8' });
-    expect(out).toBe('import-crds: src/imports is current (3 modules)\n');
+    expect(out).toBe('import-crds: src/imports is current (4 modules)\n');
   });
 });

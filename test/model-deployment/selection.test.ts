@@ -1,4 +1,4 @@
-import { problemsFor, render } from './helpers';
+import { KAITO_CPU_NODE, problemsFor, render } from './helpers';
 import { ModelDeploymentProps, ProviderRegistry, resolveSpec, selectProvider } from '../../src/model-deployment';
 
 const select = (spec: ModelDeploymentProps) => selectProvider(resolveSpec(spec, 'md'), ProviderRegistry.builtIn());
@@ -62,7 +62,7 @@ describe('provider selection without provider.name (seed 003 §4.4)', () => {
   test('the selected provider and its reason are recorded on the rendered resource', () => {
     for (const [spec, provider, reason] of [
       [{ model: { id: 'o/m' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } } }, 'dynamo', 'default → dynamo (GPU inference default)'],
-      [{ model: { id: 'o/m-gguf' }, engine: { type: 'llamacpp' }, image: 'runner:1' }, 'kaito', 'no GPU requested → kaito (only CPU provider)'],
+      [{ model: { id: 'o/m-gguf' }, engine: { type: 'llamacpp' }, image: 'runner:1', provider: { overrides: { ...KAITO_CPU_NODE, ggufFile: 'm.gguf' } } }, 'kaito', 'no GPU requested → kaito (only CPU provider)'],
       [{ model: { id: 'o/m' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } }, provider: { name: 'kuberay' } }, 'kuberay', 'explicit provider selection'],
     ] as [ModelDeploymentProps, string, string][]) {
       const { resource, construct } = render(spec);

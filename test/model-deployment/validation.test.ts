@@ -1,5 +1,5 @@
 import { Testing } from 'cdk8s';
-import { GPU_VLLM, problemsFor } from './helpers';
+import { GPU_VLLM, KAITO_CPU_NODE, problemsFor } from './helpers';
 import { ValidationError } from '../../src/errors';
 import { ModelDeployment, ModelDeploymentProps, validateModelDeploymentSpec } from '../../src/model-deployment';
 import { warningsOf } from '../../src/warnings';
@@ -28,7 +28,7 @@ describe('seed 003 §8, core webhook rules: exact messages, at synth', () => {
 
   test('llamacpp runs without a GPU', () => {
     expect(() => new ModelDeployment(Testing.chart(), 'md', {
-      metadata: { name: 'md' }, model: { id: 'org/model-gguf' }, engine: { type: 'llamacpp' }, image: 'runner:1',
+      metadata: { name: 'md' }, model: { id: 'org/model-gguf' }, engine: { type: 'llamacpp' }, image: 'runner:1', provider: { overrides: KAITO_CPU_NODE },
     })).not.toThrow();
   });
 
@@ -72,7 +72,7 @@ describe('seed 003 §8, core webhook rules: exact messages, at synth', () => {
 
   test('model.id may be omitted for source custom (the core rule; providers may still need it)', () => {
     expect(() => new ModelDeployment(Testing.chart(), 'md', {
-      metadata: { name: 'md' }, model: { source: 'custom' }, engine: { type: 'llamacpp' }, image: 'my/llama-with-model:1',
+      metadata: { name: 'md' }, model: { source: 'custom' }, engine: { type: 'llamacpp' }, image: 'my/llama-with-model:1', provider: { overrides: KAITO_CPU_NODE },
     })).not.toThrow();
   });
 
@@ -124,7 +124,7 @@ describe('webhook warnings: reported, never fatal', () => {
   test('trustRemoteCode on trtllm and llamacpp', () => {
     expect(warnings({ ...GPU_VLLM, engine: { type: 'trtllm', trustRemoteCode: true } }))
       .toEqual(['engine.trustRemoteCode is ignored for trtllm: remote code is resolved when the TensorRT-LLM engine is built']);
-    expect(warnings({ model: { id: 'org/m-gguf' }, engine: { type: 'llamacpp', trustRemoteCode: true }, image: 'runner:1' }))
+    expect(warnings({ model: { id: 'org/m-gguf' }, engine: { type: 'llamacpp', trustRemoteCode: true }, image: 'runner:1', provider: { overrides: { ...KAITO_CPU_NODE, ggufFile: 'm.gguf' } } }))
       .toEqual(['engine.trustRemoteCode is ignored for llamacpp: GGUF models carry no code']);
   });
 

@@ -53,6 +53,10 @@ spec:
     memory: "16Gi"
     cpu: "8"
   image: "ghcr.io/sozercan/llama-cpp-runner:latest"
+  provider:
+    overrides:
+      instanceType: "Standard_D8s_v5"  # KAITO provisions a node of this SKU (no provider.name: still auto-selected)
+      ggufFile: "gemma-3-1b-it-q8_0.gguf"
 `;
 
 const EXAMPLE_3 = `
@@ -151,13 +155,13 @@ describe('seed 003 §4.2 example 2: CPU deployment (GGUF) → KAITO (auto-select
     expect(ws.metadata.labels['kube-inference.io/model-source']).toBe('huggingface');
   });
 
-  test('runs the user image on Linux nodes from a pod template', () => {
-    expect(ws.resource).toEqual({ count: 1, labelSelector: { matchLabels: { 'kubernetes.io/os': 'linux' } } });
+  test('runs the user image on a provisioned Linux node from a pod template', () => {
+    expect(ws.resource).toEqual({ instanceType: 'Standard_D8s_v5', labelSelector: { matchLabels: { 'kubernetes.io/os': 'linux' } } });
     const container = ws.inference.template.spec.containers[0];
     expect(container).toEqual({
       name: 'model',
       image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
-      args: ['huggingface://google/gemma-3-1b-it-qat-q8_0-gguf', '--address=:5000'],
+      args: ['huggingface://google/gemma-3-1b-it-qat-q8_0-gguf/gemma-3-1b-it-q8_0.gguf', '--address=:5000'],
       ports: [{ containerPort: 5000 }],
       resources: { requests: { memory: '16Gi', cpu: '8' } },
     });

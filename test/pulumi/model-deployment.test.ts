@@ -35,6 +35,7 @@ describe('Pulumi ModelDeployment', () => {
       engine: { type: 'llamacpp' },
       resources: { gpu: { count: 0 }, memory: '16Gi', cpu: '8' },
       image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
+      provider: { overrides: { instanceType: 'Standard_D8s_v5', ggufFile: 'gemma-3-1b-it-q8_0.gguf' } },
     });
     await settled(component.resources);
     expect(ofComponent('gemma').map((r) => r.type)).toContain('kubernetes:kaito.sh/v1beta1:Workspace');

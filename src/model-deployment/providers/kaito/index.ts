@@ -2,4 +2,6 @@ export * from './provider';
 export * from './status';
 export * from './inference-config';
 export type { KaitoApiVersion } from './workspace';
-export { LLAMACPP_PORT } from './workspace';
+export type { KaitoNodeProvisioning } from './overrides';
+export { KAITO_INFERENCE_PORT } from './inference';
+export { INFERENCE_SET_LABEL } from './inference-set';

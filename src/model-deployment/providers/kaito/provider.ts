@@ -5,8 +5,12 @@ import { InferenceProvider, RenderContext, ResourceType, SelectionRule } from '.
 import { ResolvedModelDeployment } from '../../resolved-spec';
 import { EndpointStatus, ModelDeploymentStatus, UpstreamResource } from '../../status';
 import { argsConflicts } from '../common';
-import { kaitoEndpoint, translateWorkspaceStatus } from './status';
-import { KaitoApiVersion, renderWorkspace } from './workspace';
+import { kaitoAdmissionProblems } from './admission';
+import { ggufFileProblems, KAITO_INFERENCE_PORT } from './inference';
+import { vllmConfigProblems } from './inference-config';
+import { KaitoNodeProvisioning, kaitoOverrides, kaitoSettings } from './overrides';
+import { kaitoEndpoint, translateInferenceSetStatus, translateWorkspaceStatus } from './status';
+import { KaitoApiVersion, renderKaito } from './workspace';
 
 /** Options of the KAITO provider. */
 export interface KaitoProviderOptions {
@@ -15,9 +19,17 @@ export interface KaitoProviderOptions {
    * @default 'kaito.sh/v1beta1' (the storage version)
    */
   readonly apiVersion?: KaitoApiVersion;
+  /**
+   * How the KAITO install gets nodes, for deployments that do not set `provider.overrides.nodeProvisioning`:
+   * `auto` (node auto-provisioning, the default KAITO install; every deployment then needs
+   * `provider.overrides.instanceType`) or `bring-your-own` (KAITO installed with
+   * `disableNodeAutoProvisioning=true`).
+   * @default 'auto'
+   */
+  readonly nodeProvisioning?: KaitoNodeProvisioning;
 }
 
-/** The messages of seed 003 §8 (provider compatibility) for KAITO. */
+/** The messages of provider compatibility checks for KAITO. */
 export const KAITO_MESSAGES = {
   sglang: 'KAITO does not support sglang engine',
   trtllm: 'KAITO does not support trtllm engine',
@@ -27,8 +39,9 @@ export const KAITO_MESSAGES = {
 } as const;
 
 /**
- * KAITO (`Workspace`): CPU or GPU, vLLM presets and llama.cpp templates, aggregated mode only.
- * Auto-selected when no GPU is requested and for llama.cpp (seed 003 §4.4).
+ * KAITO (`Workspace`, or `InferenceSet` for any replica count other than 1): CPU or GPU, vLLM
+ * presets and llama.cpp templates, aggregated mode only. Auto-selected when no GPU is requested
+ * and for llama.cpp.
  */
 export class KaitoProvider implements InferenceProvider {
   public readonly name = 'kaito';
@@ -42,7 +55,7 @@ export class KaitoProvider implements InferenceProvider {
   };
   public readonly selectionRules: readonly SelectionRule[] = [
     {
-      // §4.4 "gpu.count == 0 OR resources.gpu is omitted". Disaggregated mode has its GPUs in
+      // "gpu.count == 0 OR resources.gpu is omitted". Disaggregated mode has its GPUs in
       // scaling.prefill/decode (resources.gpu is not allowed there), so it is not CPU-only.
       condition: "spec.serving.mode != 'disaggregated' && (!has(spec.resources.gpu) || spec.resources.gpu.count == 0)",
       priority: 500,
@@ -54,9 +67,10 @@ export class KaitoProvider implements InferenceProvider {
       reason: 'engine=llamacpp → kaito (only llamacpp provider)',
     },
   ];
-  /** KAITO has no overrides (seed 003 §4.15): every key is reported as unknown. */
-  public readonly overrides: OverrideSchema = {};
+  public readonly overrides: OverrideSchema;
+  /** The primary resource type: the Workspace (an InferenceSet of the same version is rendered for replicas other than 1). */
   public readonly resourceType: ResourceType;
+  private readonly nodeProvisioning: KaitoNodeProvisioning;
 
   public constructor(options: KaitoProviderOptions = {}) {
     const apiVersion = options.apiVersion ?? 'kaito.sh/v1beta1';
@@ -64,6 +78,11 @@ export class KaitoProvider implements InferenceProvider {
       throw new Error(`KAITO apiVersion ${JSON.stringify(apiVersion)} is not supported; use kaito.sh/v1beta1 or kaito.sh/v1alpha1`);
     }
     this.resourceType = { apiVersion, kind: 'Workspace' };
+    this.nodeProvisioning = options.nodeProvisioning ?? 'auto';
+    if (this.nodeProvisioning !== 'auto' && this.nodeProvisioning !== 'bring-your-own') {
+      throw new Error(`KAITO nodeProvisioning ${JSON.stringify(this.nodeProvisioning)} is not supported; use auto or bring-your-own`);
+    }
+    this.overrides = kaitoOverrides(this.nodeProvisioning);
   }
 
   public checkCompatibility(d: ResolvedModelDeployment): Problem[] {
@@ -74,13 +93,27 @@ export class KaitoProvider implements InferenceProvider {
     if (d.engine.type === 'llamacpp' && d.image === undefined) problems.push({ field: 'image', message: KAITO_MESSAGES.llamacppImage });
     if (d.engine.type === 'vllm' && d.model.source === 'custom') problems.push({ field: 'model.source', message: KAITO_MESSAGES.vllmCustomSource });
     if (d.engine.type === 'llamacpp') {
-      problems.push(...argsConflicts(d, { address: 'the KAITO llama.cpp template (port 5000)' }));
+      problems.push(...argsConflicts(d, { address: `the KAITO llama.cpp template (port ${KAITO_INFERENCE_PORT})` }));
     }
+    if (d.engine.type === 'vllm') {
+      problems.push(...argsConflicts(d, {
+        model: 'KAITO (the preset\'s weights)',
+        port: `KAITO (port ${KAITO_INFERENCE_PORT})`,
+        ...(d.model.servedName !== undefined ? { 'served-model-name': 'model.servedName' } : {}),
+      }));
+      problems.push(...vllmConfigProblems(d));
+    }
+    const settings = kaitoSettings(d, this.nodeProvisioning);
+    problems.push(...kaitoAdmissionProblems(d, settings, this.apiVersion), ...ggufFileProblems(d, settings));
     return problems;
   }
 
   public render(context: RenderContext): ApiObject {
-    return renderWorkspace(context, this.resourceType.apiVersion as KaitoApiVersion);
+    return renderKaito(context, this.apiVersion, kaitoSettings(context.deployment, this.nodeProvisioning));
+  }
+
+  private get apiVersion(): KaitoApiVersion {
+    return this.resourceType.apiVersion as KaitoApiVersion;
   }
 
   public endpoint(d: ResolvedModelDeployment): EndpointStatus {
@@ -88,10 +121,11 @@ export class KaitoProvider implements InferenceProvider {
   }
 
   public handlesResource(type: ResourceType): boolean {
-    return type.kind === 'Workspace' && (type.apiVersion === 'kaito.sh/v1beta1' || type.apiVersion === 'kaito.sh/v1alpha1');
+    return (type.kind === 'Workspace' || type.kind === 'InferenceSet')
+      && (type.apiVersion === 'kaito.sh/v1beta1' || type.apiVersion === 'kaito.sh/v1alpha1');
   }
 
   public translateStatus(resource: UpstreamResource): ModelDeploymentStatus {
-    return translateWorkspaceStatus(resource, this.name);
+    return resource.kind === 'InferenceSet' ? translateInferenceSetStatus(resource, this.name) : translateWorkspaceStatus(resource, this.name);
   }
 }

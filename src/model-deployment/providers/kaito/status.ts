@@ -1,13 +1,18 @@
-// KAITO Workspace status → unified status (seed 003 §4.9, corrected by upstream: KAITO reports
-// conditions — ResourceReady, InferenceReady, WorkspaceSucceeded — and `status.state`, one of
-// Pending, Ready, NotReady, Running, Succeeded, Failed; WorkspaceSucceeded=False with reason
-// `workspacePending` means "not done yet", not failure).
+// KAITO Workspace and InferenceSet status → unified status. A Workspace reports conditions —
+// ResourceReady, InferenceReady, WorkspaceSucceeded (kaito: api/v1beta1/condition_types.go) — and
+// `status.state`, one of Pending, Ready, NotReady (inference) or Running, Succeeded, Failed (tuning);
+// WorkspaceSucceeded=False with reason `workspacePending` means "not done yet", not failure. An
+// InferenceSet reports `status.replicas`, `status.readyReplicas` and the InferenceSetReady condition
+// (kaito: api/v1beta1/inferenceset_types.go, pkg/inferenceset/inferenceset_controller.go).
 import { conditionsOf, countOf, EndpointStatus, findCondition, isTerminating, ModelDeploymentStatus, OPENAI_BASE_PATH, providerStatusOf, textOf, UpstreamResource } from '../../status';
 
 /** Port of the Service KAITO creates in front of the inference pods. */
 export const KAITO_SERVICE_PORT = 80;
 
-/** The Service KAITO creates for a Workspace named `name` (same name, port 80). */
+/**
+ * The Service in front of a deployment named `name` (same name, port 80): the one KAITO creates for
+ * a Workspace, or the one we render for an InferenceSet.
+ */
 export function kaitoEndpoint(name: string): EndpointStatus {
   return { service: name, port: KAITO_SERVICE_PORT, basePath: OPENAI_BASE_PATH };
 }
@@ -48,4 +53,21 @@ export function translateWorkspaceStatus(workspace: UpstreamResource, providerNa
 
 function firstFalseMessage(workspace: UpstreamResource): string | undefined {
   return textOf(conditionsOf(workspace).find((c) => c.status === 'False' && textOf(c.message))?.message);
+}
+
+/** Maps an InferenceSet (with `status`) to the unified status. */
+export function translateInferenceSetStatus(set: UpstreamResource, providerName = 'kaito'): ModelDeploymentStatus {
+  const name = set.metadata?.name ?? '';
+  const spec = set.spec as { replicas?: unknown } | undefined;
+  const status = set.status as { readyReplicas?: unknown } | undefined;
+  const desired = countOf(spec?.replicas) ?? 1;
+  const ready = Math.min(countOf(status?.readyReplicas) ?? 0, desired);
+  const base = { provider: providerStatusOf(set, providerName), endpoint: kaitoEndpoint(name), replicas: { desired, ready, available: ready } };
+  if (isTerminating(set)) return { ...base, phase: 'Terminating' };
+  const condition = findCondition(set, 'InferenceSetReady');
+  if (condition?.status === 'True' || (desired > 0 && ready === desired)) return { ...base, phase: 'Running' };
+  // The controller reports reason inferencesetFailed when it cannot set up the inference pool.
+  if (condition?.status === 'False' && /fail/i.test(condition.reason ?? '')) return { ...base, phase: 'Failed', message: textOf(condition.message) };
+  if (condition === undefined) return { ...base, phase: 'Pending', message: 'KAITO has not reported a status yet' };
+  return { ...base, phase: ready > 0 ? 'Deploying' : 'Pending', message: textOf(condition.message) };
 }
