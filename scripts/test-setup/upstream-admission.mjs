@@ -3,8 +3,8 @@
 // rendered objects, from their Go modules) before jest starts (`npm test`), and writes the index the
 // tests read (<cache>/upstream-admission.json, read by test/upstream/admission.ts).
 //
-// Cached and idempotent: the binary lives in <cache>/upstream-admission/<hash of go.mod, go.sum and the
-// sources>, marked `ready` once built; a second run does nothing. Built with -mod=readonly: go.sum is
+// Cached and idempotent: the binary lives in <cache>/upstream-admission/<hash of go.mod, go.sum, the
+// sources and the build flags>, marked `ready` once built; a second run does nothing. Built with -mod=readonly: go.sum is
 // committed, and the build never rewrites it. Go: $KIC_GO, else `go` on PATH, else /usr/local/go/bin/go.
 //
 // When it cannot be built (no Go, or the module proxy cannot be reached), locally the index says why and
@@ -18,6 +18,11 @@ import { cacheRoot, cachedOrBuilt, hash8, removeOlder, writeAtomically } from '.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SOURCE = path.join(ROOT, 'test', 'upstream-admission');
 const CI = process.env.CI === 'true' || process.env.CI === '1';
+/**
+ * `go build` flags: go.sum is never rewritten; no paths of this machine and no VCS stamp in the binary (it
+ * depends on the sources and these flags, which name its cache directory, not on the checkout).
+ */
+const BUILD_FLAGS = ['-mod=readonly', '-trimpath', '-buildvcs=false'];
 
 function main() {
   const cache = cacheRoot();
@@ -42,7 +47,7 @@ function main() {
 
 function build(cache) {
   const files = fs.readdirSync(SOURCE).filter((f) => f === 'go.mod' || f === 'go.sum' || f.endsWith('.go')).sort();
-  const key = hash8(files.map((f) => `${f}\n${fs.readFileSync(path.join(SOURCE, f), 'utf8')}`).join('\n'));
+  const key = hash8([BUILD_FLAGS.join(' '), ...files.map((f) => `${f}\n${fs.readFileSync(path.join(SOURCE, f), 'utf8')}`)].join('\n'));
   const parent = path.join(cache, 'upstream-admission');
   const dir = path.join(parent, key);
   const go = findGo();
@@ -50,7 +55,7 @@ function build(cache) {
     if (typeof go !== 'object') throw new Error(go);
   }, () => {
     const binary = path.join(dir, 'upstream-admission');
-    run(go.executable, ['build', '-mod=readonly', '-trimpath', '-o', binary, '.']);
+    run(go.executable, ['build', ...BUILD_FLAGS, '-o', binary, '.']);
     return { binary, dir, goVersion: go.version, sources: files };
   });
   removeOlder(parent, dir, /^[0-9a-f]{8}$/);

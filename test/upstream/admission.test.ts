@@ -1,7 +1,7 @@
 // The upstream admission checker itself: it refuses what KubeRay refuses, with KubeRay's messages, and
 // never passes off a kind it cannot validate as accepted.
-import { describeWhen } from '../sandbox/host';
 import { upstreamAdmission, upstreamAdmissionSupport } from './admission';
+import { describeWhen } from '../sandbox/host';
 
 const rayService = (name: string, spec: object = {}) => ({
   apiVersion: 'ray.io/v1',
