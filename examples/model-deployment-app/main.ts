@@ -66,7 +66,7 @@ new ModelDeployment(chart, 'qwen3-ray', {
   metadata: { name: 'qwen3-ray' },
   provider: {
     name: 'kuberay',
-    overrides: { head: { resources: { cpu: '4', memory: '8Gi' }, rayStartParams: { 'num-cpus': '0' } } },
+    overrides: { head: { resources: { cpu: '4', memory: '8Gi' } } },
   },
   model: { id: 'Qwen/Qwen3-8B', servedName: 'qwen3-8b' },
   engine: { type: 'vllm', contextLength: 32768, args: { 'enable-prefix-caching': '' } },

@@ -22,13 +22,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cacheRoot, cachedOrBuilt, escape, hash8, removeOlder, writeAtomically } from './cache.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'llama-stack-envs');
 const MANIFEST = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'envs.json'), 'utf8'));
 const CI = process.env.CI === 'true' || process.env.CI === '1';
-/** How long a build lock of another process is waited for before it is taken as abandoned. */
-const LOCK_STALE_MS = 60 * 60 * 1000;
 
 class Unreachable extends Error {}
 
@@ -89,7 +88,7 @@ function llamaStackEnv(cache, python, entry, registry) {
   const key = hash8(lock.text + (entry.tiktokenCache ? JSON.stringify(MANIFEST.tiktoken) : ''));
   const parent = path.join(cache, 'llama-stack');
   const dir = path.join(parent, `${entry.version}-${key}`);
-  const value = cachedOrBuilt(dir, registry, () => {
+  const value = cachedOrBuilt(dir, () => reachable(registry), () => {
     const venv = path.join(dir, 'venv');
     run(python.executable, ['-m', 'venv', venv]);
     const venvPython = path.join(venv, 'bin', 'python');
@@ -151,7 +150,7 @@ function providerWheels(cache, python, entry, registry) {
   const lock = readLock(entry.lock);
   const parent = path.join(cache, 'provider-wheels');
   const dir = path.join(parent, `${entry.name}-${entry.version}-${hash8(lock.text)}`);
-  const value = cachedOrBuilt(dir, registry, () => {
+  const value = cachedOrBuilt(dir, () => reachable(registry), () => {
     const wheelDir = path.join(dir, 'wheels');
     run(python.executable, ['-m', 'pip', 'download', '--quiet', '--disable-pip-version-check', '--only-binary=:all:', '--no-deps',
       '-r', lock.file, '-d', wheelDir]);
@@ -165,45 +164,10 @@ function providerWheels(cache, python, entry, registry) {
   return value;
 }
 
-/**
- * The entry of a directory built once: read back when its `ready` marker exists, otherwise built in place
- * under a lock directory (other test runs on the machine share the cache) and marked ready last. Built in
- * place, not in a temporary directory renamed at the end: a virtual environment's scripts carry its
- * absolute path.
- */
-function cachedOrBuilt(dir, registry, build) {
-  const ready = path.join(dir, 'ready');
-  if (fs.existsSync(ready)) return { value: JSON.parse(fs.readFileSync(ready, 'utf8')), cached: true };
+/** Throws Unreachable when PyPI does not answer. */
+function reachable(registry) {
   const reason = registry();
   if (reason) throw new Unreachable(reason);
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  const lockDir = `${dir}.lock`;
-  while (!tryMkdir(lockDir)) {
-    if (fs.existsSync(ready)) return { value: JSON.parse(fs.readFileSync(ready, 'utf8')), cached: true };
-    if (Date.now() - mtime(lockDir) > LOCK_STALE_MS) fs.rmSync(lockDir, { recursive: true, force: true });
-    else sleep(2000);
-  }
-  try {
-    if (fs.existsSync(ready)) return { value: JSON.parse(fs.readFileSync(ready, 'utf8')), cached: true };
-    fs.rmSync(dir, { recursive: true, force: true }); // what a build that died left behind
-    fs.mkdirSync(dir);
-    const value = build();
-    writeAtomically(ready, JSON.stringify(value, null, 2) + '\n');
-    return { value, cached: false };
-  } catch (e) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    throw e;
-  } finally {
-    fs.rmSync(lockDir, { recursive: true, force: true });
-  }
-}
-
-/** Removes the directories of `parent` matching `pattern` other than `keep`: builds of older locks. */
-function removeOlder(parent, keep, pattern) {
-  for (const name of fs.readdirSync(parent)) {
-    const dir = path.join(parent, name);
-    if (dir !== keep && pattern.test(name) && !fs.existsSync(`${dir}.lock`)) fs.rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /**
@@ -290,12 +254,6 @@ function readLock(name) {
   return { file, text, pins };
 }
 
-function cacheRoot() {
-  if (process.env.KIC_CACHE_DIR) return path.resolve(process.env.KIC_CACHE_DIR);
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'kube-inference-constructs');
-}
-
 /** Runs a command without a shell; returns its standard output, throws with the end of its output on failure. */
 function run(command, args) {
   const env = { ...process.env };
@@ -308,43 +266,6 @@ function run(command, args) {
     throw new Error(`${command} ${args.join(' ')} exited ${r.status}:\n${output}`);
   }
   return r.stdout;
-}
-
-function writeAtomically(file, text) {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text);
-  fs.renameSync(tmp, file);
-}
-
-function tryMkdir(dir) {
-  try {
-    fs.mkdirSync(dir);
-    return true;
-  } catch (e) {
-    if (e.code === 'EEXIST') return false;
-    throw e;
-  }
-}
-
-function mtime(file) {
-  try {
-    return fs.statSync(file).mtimeMs;
-  } catch {
-    return Date.now();
-  }
-}
-
-function sleep(ms) {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-function hash8(text) {
-  return createHash('sha256').update(text).digest('hex').slice(0, 8);
-}
-
-function escape(text) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function byVersion(a, b) {

@@ -5,6 +5,7 @@ import { ValidationError } from '../../src/errors';
 import { ModelDeployment, ModelDeploymentProps } from '../../src/model-deployment';
 import { CrdValidator } from '../../src/schema/crd-validator';
 import { COLLECT_WARNINGS_CONTEXT, warningsOf } from '../../src/warnings';
+import { expectUpstreamAdmits } from '../upstream/admission';
 
 export const CRD_DIR = join(__dirname, '..', '..', 'crds');
 
@@ -28,7 +29,7 @@ export interface Rendered {
   readonly construct: ModelDeployment;
 }
 
-/** Renders `props` and checks every custom resource against its vendored CRD. */
+/** Renders `props` and checks every custom resource against its vendored CRD and upstream's own admission. */
 export function render(props: ModelDeploymentProps, name = 'md'): Rendered {
   const chart = quietChart();
   const construct = new ModelDeployment(chart, 'md', { ...props, metadata: { name, ...props.metadata } });
@@ -45,14 +46,18 @@ export function quietChart() {
   return chart;
 }
 
-/** Every custom resource among `objects` validates against the vendored CRD schema. */
+/**
+ * Every custom resource among `objects` validates against the vendored CRD schema, and upstream's own
+ * admission validation accepts it where it can run here (test/upstream/admission.ts; one batch per call).
+ */
 export function expectSchemaValid(objects: any[]): void {
-  for (const o of objects) {
-    if (o.apiVersion === 'v1') continue;
+  const customResources = objects.filter((o) => o.apiVersion !== 'v1');
+  for (const o of customResources) {
     const result = vendoredCrds().validate(o);
     expect({ object: `${o.kind}/${o.metadata?.name}`, violations: result.violations, notes: result.notes })
       .toEqual({ object: `${o.kind}/${o.metadata?.name}`, violations: [], notes: [] });
   }
+  expectUpstreamAdmits(customResources);
 }
 
 /** The problems of the ValidationError `fn` throws (fails when it throws nothing or something else). */

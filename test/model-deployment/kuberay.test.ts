@@ -1,6 +1,8 @@
 import { parse } from 'yaml';
 import { problemsFor, render } from './helpers';
-import { ModelDeploymentProps, ProviderRegistry } from '../../src/model-deployment';
+import { KUBERAY_MESSAGES, ModelDeploymentProps, ProviderRegistry } from '../../src/model-deployment';
+import { describeWhen } from '../sandbox/host';
+import { upstreamAdmission, upstreamAdmissionSupport } from '../upstream/admission';
 
 const AGG: ModelDeploymentProps = {
   provider: { name: 'kuberay' },
@@ -41,18 +43,20 @@ describe('KubeRay RayService (ray.io/v1)', () => {
     });
   });
 
-  test('the head group uses the seed defaults and the overrides of §4.15', () => {
+  test('the head group: default resources, num-cpus 0 so no Serve replica lands on it, overrides win', () => {
     const head = (props: ModelDeploymentProps) => render(props).resource.spec.rayClusterConfig.headGroupSpec;
     const defaults = head(AGG);
-    expect(defaults.rayStartParams).toEqual({});
+    // As KubeRay's own LLM sample (ray-operator/config/samples/ray-service.llm-serve.yaml): Ray schedules
+    // nothing that needs a CPU on the head.
+    expect(defaults.rayStartParams).toEqual({ 'num-cpus': '0' });
     expect(defaults.template.spec.containers[0]).toMatchObject({
       name: 'ray-head',
       image: 'rayproject/ray-llm:2.52.0-py311-cu128',
       resources: { requests: { cpu: '2', memory: '4Gi' }, limits: { cpu: '2', memory: '4Gi' } },
     });
     expect(defaults.template.spec.containers[0].ports.map((p: any) => p.containerPort)).toEqual([6379, 8265, 10001, 8000]);
-    const custom = head({ ...AGG, provider: { name: 'kuberay', overrides: { head: { resources: { cpu: '4', memory: '8Gi' }, rayStartParams: { 'dashboard-host': '0.0.0.0', 'num-cpus': '0' } } } } });
-    expect(custom.rayStartParams).toEqual({ 'dashboard-host': '0.0.0.0', 'num-cpus': '0' });
+    const custom = head({ ...AGG, provider: { name: 'kuberay', overrides: { head: { resources: { cpu: '4', memory: '8Gi' }, rayStartParams: { 'dashboard-host': '0.0.0.0', 'num-cpus': '2' } } } } });
+    expect(custom.rayStartParams).toEqual({ 'dashboard-host': '0.0.0.0', 'num-cpus': '2' });
     expect(custom.template.spec.containers[0].resources).toEqual({ requests: { cpu: '4', memory: '8Gi' }, limits: { cpu: '4', memory: '8Gi' } });
   });
 
@@ -100,10 +104,9 @@ describe('KubeRay RayService (ray.io/v1)', () => {
     ]);
   });
 
-  test('scale to zero: no Serve application and no workers', () => {
-    const { resource } = render({ ...AGG, scaling: { replicas: 0 } });
-    expect(parse(resource.spec.serveConfigV2)).toEqual({ applications: [] });
-    expect(resource.spec.rayClusterConfig.workerGroupSpecs[0]).toMatchObject({ replicas: 0, minReplicas: 0, maxReplicas: 0 });
+  test('scaling.replicas 0 is refused: KubeRay never reports a RayService without Serve applications Ready', () => {
+    expect(problemsFor({ ...AGG, scaling: { replicas: 0 } })).toEqual([{ field: 'scaling.replicas', message: KUBERAY_MESSAGES.zeroReplicas }]);
+    expect(KUBERAY_MESSAGES.zeroReplicas).toMatch(/delete the ModelDeployment/);
   });
 
   test('HF token, env, pod metadata, node selector and tolerations reach head and workers', () => {
@@ -142,5 +145,32 @@ describe('KubeRay RayService (ray.io/v1)', () => {
     expect(problemsFor({ ...AGG, provider: { name: 'kuberay', overrides: { head: { rayStartParams: ['num-cpus=0'] } } } })).toEqual([
       { field: 'provider.overrides.head.rayStartParams', message: 'expected map of strings (map[string]string), got a list' },
     ]);
+  });
+});
+
+// What Ray's dashboard receives: KubeRay's own YAML→JSON conversion of spec.serveConfigV2 (YAML 1.1 rules),
+// run by the upstream admission checker. Values YAML 1.1 would read as booleans, numbers or times must
+// arrive as the strings the user wrote.
+describeWhen('KubeRay serveConfigV2 as Ray receives it (ray-operator v1.6.1 code)', upstreamAdmissionSupport(), 'the upstream admission checker (Go)', () => {
+  const TRICKY = ['yes', 'on', 'NO', '1_000', '1:20', '0x1F', '~', 'a\tb', '\t', '='];
+  const rayReceives = (props: ModelDeploymentProps): any => {
+    const [result] = upstreamAdmission([render(props).resource]);
+    expect(result).toMatchObject({ kind: 'RayService', accepted: true, errors: [] });
+    return (result.derived!.serveConfigV2 as any).applications[0].args.llm_configs[0];
+  };
+
+  test.each(TRICKY)('%j as model id (custom source) and engine arg value arrives as written', (value) => {
+    const llm = rayReceives({ ...AGG, model: { source: 'custom', id: value }, engine: { type: 'vllm', args: { tokenizer: value } } });
+    expect(llm.model_loading_config).toEqual({ model_id: value, model_source: value });
+    expect(llm.engine_kwargs.tokenizer).toBe(value);
+  });
+
+  test.each(TRICKY.filter((v) => /^\S+$/.test(v)))('%j as servedName arrives as written', (value) => {
+    expect(rayReceives({ ...AGG, model: { id: 'Qwen/Qwen3-8B', servedName: value } }).model_loading_config.model_id).toBe(value);
+  });
+
+  test('typed engine args keep their types', () => {
+    expect(rayReceives({ ...AGG, engine: { type: 'vllm', args: { 'enforce-eager': '', 'gpu-memory-utilization': '0.9', 'max-num-seqs': '64' } } }).engine_kwargs)
+      .toEqual({ enforce_eager: true, gpu_memory_utilization: 0.9, max_num_seqs: 64, tensor_parallel_size: 2 });
   });
 });

@@ -29,7 +29,6 @@ const MATRIX: [string, ModelDeploymentProps][] = [
   ['Dynamo with an AMD GPU', { model: { id: 'o/m' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1, type: 'amd.com/gpu' } } }],
   ['KubeRay aggregated', { ...FULL, provider: { name: 'kuberay', overrides: { head: { rayStartParams: { 'num-cpus': '0' } } } }, model: { id: 'o/m' }, engine: { type: 'vllm', args: { 'max-num-seqs': '64' } }, resources: { gpu: { count: 2 }, memory: '48Gi' } }],
   ['KubeRay disaggregated', { ...FULL, ...DISAGG, provider: { name: 'kuberay' }, model: { id: 'o/m' }, engine: { type: 'vllm', contextLength: 8192 } }],
-  ['KubeRay scaled to zero', { provider: { name: 'kuberay' }, model: { id: 'o/m' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } }, scaling: { replicas: 0 } }],
 ];
 
 describe('every rendered custom resource validates against its vendored CRD', () => {

@@ -125,7 +125,7 @@ describe('KubeRay RayService status (condition Ready; application statuses)', ()
   const apps = (status: string, extra: object = {}) => ({ activeServiceStatus: { applicationStatuses: { llm: { status, ...extra } } } });
 
   test('Ready True → Running; endpoint <name>-serve-svc:8000', () => {
-    expect(translateRayServiceStatus(rayService({ ...apps('RUNNING'), conditions: [condition('Ready', 'True', 'RunningServeApps')] }))).toEqual({
+    expect(translateRayServiceStatus(rayService({ ...apps('RUNNING'), conditions: [condition('Ready', 'True', 'NonZeroServeEndpoints', 'Number of serve endpoints is greater than 0')] }))).toEqual({
       phase: 'Running',
       provider: { name: 'kuberay', resourceName: 'qwen', resourceKind: 'RayService', selectedReason: undefined },
       replicas: { desired: 3, ready: 3, available: 3 },
@@ -138,17 +138,36 @@ describe('KubeRay RayService status (condition Ready; application statuses)', ()
     expect(translateRayServiceStatus(rayService(status)).replicas).toEqual({ desired: 3, ready: 2, available: 1 });
   });
 
+  test('a reported rayClusterStatus without counts means 0 (KubeRay omits int32 zeros)', () => {
+    const status = { activeServiceStatus: { applicationStatuses: { llm: { status: 'DEPLOYING' } }, rayClusterStatus: { desiredWorkerReplicas: 3 } } };
+    expect(translateRayServiceStatus(rayService(status)).replicas).toEqual({ desired: 3, ready: 0, available: 0 });
+  });
+
+  test('Ready False with ValidationFailed or InitializingTimeout is terminal in KubeRay → Failed with its message', () => {
+    const refused = 'The RayService spec is invalid: spec.rayClusterConfig.headGroupSpec.headService.metadata.name should not be set';
+    expect(translateRayServiceStatus(rayService({ conditions: [condition('Ready', 'False', 'ValidationFailed', refused)] })))
+      .toMatchObject({ phase: 'Failed', message: refused, replicas: { desired: 3, ready: 0, available: 0 } });
+    expect(translateRayServiceStatus(rayService({ ...apps('DEPLOYING'), conditions: [condition('Ready', 'False', 'InitializingTimeout', 'RayService failed to become ready within the configured timeout of 30m0s')] })))
+      .toMatchObject({ phase: 'Failed', message: 'RayService failed to become ready within the configured timeout of 30m0s' });
+    expect(translateRayServiceStatus(rayService({ conditions: [condition('Ready', 'False', 'ValidationFailed')] })).message).toBe('KubeRay: ValidationFailed');
+  });
+
+  test('serve endpoints dropping to 0 while applications run again → Deploying', () => {
+    expect(translateRayServiceStatus(rayService({ ...apps('DEPLOYING'), conditions: [condition('Ready', 'False', 'ZeroServeEndpoints', 'Number of serve endpoints dropped to 0')] })))
+      .toMatchObject({ phase: 'Deploying', message: 'Number of serve endpoints dropped to 0' });
+  });
+
   test('the deprecated serviceStatus Running counts when there is no Ready condition', () => {
     expect(translateRayServiceStatus(rayService({ serviceStatus: 'Running' })).phase).toBe('Running');
   });
 
   test.each(['DEPLOYING', 'NOT_STARTED'])('application %s with Ready False → Deploying with the condition message', (app) => {
-    expect(translateRayServiceStatus(rayService({ ...apps(app), conditions: [condition('Ready', 'False', 'WaitForServeDeploymentReady', 'Serve applications are deploying')] })))
+    expect(translateRayServiceStatus(rayService({ ...apps(app), conditions: [condition('Ready', 'False', 'Initializing', 'Serve applications are deploying')] })))
       .toMatchObject({ phase: 'Deploying', message: 'Serve applications are deploying', replicas: { desired: 3, ready: 0 } });
   });
 
   test('DEPLOY_FAILED → Failed with the application message', () => {
-    expect(translateRayServiceStatus(rayService({ ...apps('DEPLOY_FAILED', { message: 'ImportError: vllm' }), conditions: [condition('Ready', 'False')] })))
+    expect(translateRayServiceStatus(rayService({ ...apps('DEPLOY_FAILED', { message: 'ImportError: vllm' }), conditions: [condition('Ready', 'False', 'Initializing')] })))
       .toMatchObject({ phase: 'Failed', message: 'ImportError: vllm' });
   });
 

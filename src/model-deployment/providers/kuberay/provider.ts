@@ -29,7 +29,7 @@ export const DEFAULT_RAY_VERSION = '2.52.0';
 /** KubeRay's limit: it appends 6 characters to name the RayCluster, whose Services must fit in 63. */
 export const MAX_RAY_SERVICE_NAME_LENGTH = 47;
 
-/** The messages of seed 003 §8 (provider compatibility) for KubeRay. */
+/** The compatibility messages of KubeRay. */
 export const KUBERAY_MESSAGES = {
   llamacpp: 'KubeRay does not support llamacpp engine',
   sglang: 'KubeRay does not support sglang engine',
@@ -37,9 +37,11 @@ export const KUBERAY_MESSAGES = {
   requiresGpu: 'KubeRay requires GPU (set resources.gpu.count > 0)',
   modelIdRequired: 'KubeRay (Ray Serve LLM) needs model.id: the Hugging Face id, or for source custom the model path inside the image',
   roleReplicas: 'Ray Serve rejects num_replicas 0: disaggregated roles need at least 1 replica on KubeRay',
+  zeroReplicas: 'KubeRay cannot scale a RayService to zero: Ray Serve rejects num_replicas 0, and without a Serve application '
+    + 'KubeRay never reports the RayService Ready; set scaling.replicas to 1 or more, or delete the ModelDeployment to stop serving',
 } as const;
 
-/** Documented `provider.overrides` of KubeRay (seed 003 §4.15). */
+/** Documented `provider.overrides` of KubeRay. */
 export const KUBERAY_OVERRIDES: OverrideSchema = {
   head: {
     type: 'object',
@@ -60,7 +62,7 @@ export const KUBERAY_OVERRIDES: OverrideSchema = {
 
 /**
  * KubeRay (`RayService`): vLLM on Ray Serve LLM, GPU only, aggregated and disaggregated. Never
- * auto-selected (seed 003 §2.4): it has no selection rules, so only `provider.name: kuberay` picks it.
+ * auto-selected: it has no selection rules, so only `provider.name: kuberay` picks it.
  */
 export class KubeRayProvider implements InferenceProvider {
   public readonly name = 'kuberay';
@@ -92,6 +94,9 @@ export class KubeRayProvider implements InferenceProvider {
       problems.push({ field: 'engine.type', message: KUBERAY_MESSAGES[engine] });
     }
     if (d.mode === 'aggregated' && d.resources.gpu.count === 0) problems.push({ field: 'resources.gpu.count', message: KUBERAY_MESSAGES.requiresGpu });
+    // KubeRay counts a RayService with no Serve application as not ready, whatever else runs
+    // (ray-operator controllers/ray/rayservice_controller.go getAndCheckServeStatus).
+    if (d.mode === 'aggregated' && d.replicas === 0) problems.push({ field: 'scaling.replicas', message: KUBERAY_MESSAGES.zeroReplicas });
     if (d.model.id === undefined) problems.push({ field: 'model.id', message: KUBERAY_MESSAGES.modelIdRequired });
     if (d.mode === 'disaggregated') {
       for (const role of ['prefill', 'decode'] as const) {

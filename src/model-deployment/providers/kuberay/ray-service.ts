@@ -13,8 +13,15 @@ import { ResolvedComponent } from '../../resolved-spec';
 import { KubePodIdentity, kubeEnv, kubeTolerations, nonEmpty, podIdentity } from '../common';
 import { RAY_SERVE_PORT, serveConfigV2 } from './serve-config';
 
-/** Defaults of seed 003 §4.15 for the head. */
+/** Resources of the head unless overridden. */
 export const RAY_HEAD_DEFAULTS = { cpu: '2', memory: '4Gi' };
+
+/**
+ * `rayStartParams` of the head unless overridden key by key: no CPUs for Ray's scheduler, so no Serve
+ * replica (nor the OpenAI ingress) lands on the CPU-only head, as in KubeRay's own LLM sample
+ * (ray-operator/config/samples/ray-service.llm-serve.yaml).
+ */
+export const RAY_HEAD_START_PARAMS: Readonly<Record<string, string>> = { 'num-cpus': '0' };
 
 /** What the provider was configured with. */
 export interface RayServiceSettings {
@@ -41,10 +48,10 @@ export function renderRayService(context: RenderContext, settings: RayServiceSet
       serveConfigV2: serveConfigV2(d),
       rayClusterConfig: {
         rayVersion: settings.rayVersion,
-        // Replicas are fixed by the spec: autoscaling is out of scope (seed 003 §12).
+        // Replicas are fixed by the spec: the unified spec has no autoscaling.
         enableInTreeAutoscaling: false,
         headGroupSpec: {
-          rayStartParams: { ...(overrideValue(d.overrides, ['head', 'rayStartParams']) as Record<string, string> | undefined ?? {}) },
+          rayStartParams: { ...RAY_HEAD_START_PARAMS, ...(overrideValue(d.overrides, ['head', 'rayStartParams']) as Record<string, string> | undefined ?? {}) },
           template: {
             metadata: pod.metadata,
             spec: {
@@ -93,7 +100,7 @@ function podSettings(context: RenderContext): PodSettings {
   return {
     metadata: labels || annotations ? { labels, annotations } : undefined,
     env: kubeEnv(d.env),
-    // Every key of the token Secret becomes an environment variable (seed 003 §4.13).
+    // Every key of the token Secret becomes an environment variable (HF_TOKEN among them).
     envFrom: d.huggingFaceTokenSecret ? [{ secretRef: { name: d.huggingFaceTokenSecret } }] : undefined,
     nodeSelector: nonEmpty(d.nodeSelector),
     tolerations: kubeTolerations(d.tolerations),

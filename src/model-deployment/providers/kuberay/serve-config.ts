@@ -2,7 +2,7 @@
 // Aggregated mode uses `ray.serve.llm:build_openai_app` with one LLM config; disaggregated mode
 // uses `ray.serve.llm:build_pd_openai_app` with a prefill and a decode config that exchange the
 // KV cache through vLLM's NIXL connector.
-import { stringify } from 'yaml';
+import { renderYaml } from '../../../run-config/render';
 import { typedArgValue } from '../../engine-flags';
 import { ResolvedComponent, ResolvedModelDeployment } from '../../resolved-spec';
 
@@ -30,10 +30,7 @@ export interface ServeConfig {
   }[];
 }
 
-/**
- * The Serve config for a deployment. With zero replicas there is no application at all: Ray Serve
- * rejects `num_replicas: 0`, and an absent application serves nothing, which is what scale-to-zero means.
- */
+/** The Serve config for a deployment (at least one replica: the provider refuses `scaling.replicas: 0`). */
 export function serveConfig(d: ResolvedModelDeployment): ServeConfig {
   if (d.mode === 'disaggregated') {
     return {
@@ -45,7 +42,6 @@ export function serveConfig(d: ResolvedModelDeployment): ServeConfig {
       }],
     };
   }
-  if (d.replicas === 0) return { applications: [] };
   return {
     applications: [{
       name: 'llm',
@@ -56,9 +52,14 @@ export function serveConfig(d: ResolvedModelDeployment): ServeConfig {
   };
 }
 
-/** `serveConfigV2`: the Serve config as YAML text. */
+/**
+ * `serveConfigV2`: the Serve config as YAML text. KubeRay reads it with YAML 1.1 rules (sigs.k8s.io/yaml in
+ * controllers/ray/rayservice_controller.go updateServeDeployment) before sending it to Ray as JSON, so it
+ * is written with our YAML-1.1-safe writer: a model id or argument such as `yes`, `on` or `1_000` reaches
+ * Ray as that string, not as a boolean or a number.
+ */
 export function serveConfigV2(d: ResolvedModelDeployment): string {
-  return stringify(serveConfig(d), { lineWidth: 0 });
+  return renderYaml(serveConfig(d));
 }
 
 /**

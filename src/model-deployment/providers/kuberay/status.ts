@@ -1,6 +1,8 @@
-// RayService status → unified status (seed 003 §4.9, corrected by upstream: readiness is the
-// condition of type `Ready`; the deprecated `status.serviceStatus` is read when present; Serve
-// application statuses are NOT_STARTED, DEPLOYING, RUNNING, DEPLOY_FAILED, DELETING, UNHEALTHY).
+// RayService status → unified status, as KubeRay v1.6.1 writes it (ray-operator/apis/ray/v1/rayservice_types.go,
+// controllers/ray/rayservice_controller.go): readiness is the condition of type `Ready` (True with reason
+// NonZeroServeEndpoints; False with Initializing, ZeroServeEndpoints, or the terminal ValidationFailed and
+// InitializingTimeout); the deprecated `status.serviceStatus` (`Running` or empty) is read when there is no
+// condition; Serve application statuses are NOT_STARTED, DEPLOYING, RUNNING, DEPLOY_FAILED, DELETING, UNHEALTHY.
 import { RAY_SERVE_PORT } from './serve-config';
 import { compareStrings } from '../../../checks';
 import { countOf, EndpointStatus, findCondition, isTerminating, ModelDeploymentStatus, OPENAI_BASE_PATH, providerStatusOf, textOf, UpstreamResource } from '../../status';
@@ -13,6 +15,12 @@ interface ServiceStatus {
 }
 
 const FAILED_APP_STATUSES = ['DEPLOY_FAILED', 'UNHEALTHY'];
+/**
+ * Reasons of a False `Ready` condition after which KubeRay stops trying: the controller's validation
+ * refused the spec (rayservice_controller.go validateRayService), or the RayService outlived its
+ * `ray.io/initializing-timeout` (markFailedOnInitializingTimeout: "a terminal failure state").
+ */
+const TERMINAL_READY_REASONS = ['ValidationFailed', 'InitializingTimeout'];
 
 /** The Serve Service KubeRay creates for a RayService named `name` (`<name>-serve-svc`). */
 export function rayServeEndpoint(name: string): EndpointStatus {
@@ -28,8 +36,10 @@ export function translateRayServiceStatus(service: UpstreamResource, providerNam
   const status = (service.status ?? {}) as { serviceStatus?: unknown; activeServiceStatus?: ServiceStatus };
   const active = status.activeServiceStatus ?? {};
   const apps = Object.entries(active.applicationStatuses ?? {}).sort(([a], [b]) => compareStrings(a, b));
-  const ready = countOf(active.rayClusterStatus?.readyWorkerReplicas);
-  const available = countOf(active.rayClusterStatus?.availableWorkerReplicas);
+  // The counts are `omitempty` int32s: once rayClusterStatus is reported, a missing count is 0.
+  const reported = active.rayClusterStatus === undefined ? undefined : 0;
+  const ready = countOf(active.rayClusterStatus?.readyWorkerReplicas) ?? reported;
+  const available = countOf(active.rayClusterStatus?.availableWorkerReplicas) ?? reported;
   const base = {
     provider: providerStatusOf(service, providerName),
     endpoint: rayServeEndpoint(name),
@@ -41,11 +51,14 @@ export function translateRayServiceStatus(service: UpstreamResource, providerNam
   });
 
   if (isTerminating(service)) return { ...base, phase: 'Terminating', replicas: replicas(false) };
+  const readyCondition = findCondition(service, 'Ready');
+  if (readyCondition?.status === 'False' && TERMINAL_READY_REASONS.includes(String(readyCondition.reason))) {
+    return { ...base, phase: 'Failed', message: textOf(readyCondition.message) ?? `KubeRay: ${String(readyCondition.reason)}`, replicas: replicas(false) };
+  }
   const failed = apps.find(([, app]) => FAILED_APP_STATUSES.includes(String(app?.status)));
   if (failed) {
     return { ...base, phase: 'Failed', message: failureMessage(failed[0], failed[1]), replicas: replicas(false) };
   }
-  const readyCondition = findCondition(service, 'Ready');
   if (readyCondition?.status === 'True' || (readyCondition === undefined && status.serviceStatus === 'Running')) {
     return { ...base, phase: 'Running', replicas: replicas(true) };
   }
