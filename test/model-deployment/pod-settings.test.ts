@@ -2,7 +2,7 @@
 // ServiceAccount, container arguments that Kubernetes passes on as written; and the limits the API
 // server enforces on the spec's numbers and names.
 import { Chart, Testing } from 'cdk8s';
-import { GPU_VLLM, problemsFor, quietChart, render } from './helpers';
+import { GPU_VLLM, KAITO_CPU_NODE, problemsFor, quietChart, render } from './helpers';
 import { ModelDeployment, ModelDeploymentProps } from '../../src/model-deployment';
 
 const IDENTITY = { imagePullSecrets: ['registry-creds', 'mirror-creds'], serviceAccountName: 'inference' };
@@ -11,6 +11,7 @@ const LLAMACPP: ModelDeploymentProps = {
   model: { id: 'google/gemma-3-1b-it-qat-q8_0-gguf' },
   engine: { type: 'llamacpp' },
   image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
+  provider: { overrides: { ...KAITO_CPU_NODE, ggufFile: 'gemma-3-1b-it-q8_0.gguf' } },
 };
 
 /** Every pod spec in a rendered resource, wherever the provider keeps it. */
