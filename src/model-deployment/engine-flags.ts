@@ -1,11 +1,15 @@
-// Engine-specific parameters (seed 003 §15): the unified options mapped onto each engine's flags.
+// Engine-specific parameters: the unified options mapped onto each engine's flags.
 import { EngineType } from './types';
 
-/** The flag (without dashes) that sets the context length, per engine; TensorRT-LLM has none at runtime. */
+/**
+ * The flag (without dashes) that sets the context length, per engine. TensorRT-LLM's PyTorch
+ * backend takes it at runtime: Dynamo's worker passes `--max-seq-len` to the LLM API
+ * (ai-dynamo: dynamo/trtllm/backend_args.py).
+ */
 export const CONTEXT_LENGTH_FLAG: Readonly<Record<EngineType, string | undefined>> = {
   vllm: 'max-model-len',
   sglang: 'context-length',
-  trtllm: undefined,
+  trtllm: 'max-seq-len',
   llamacpp: 'ctx-size',
 };
 
@@ -40,13 +44,9 @@ export function engineFlags(engine: EngineType, options: EngineFlagOptions): str
   return flags;
 }
 
-/** The warnings for options an engine ignores (seed 003 §15.1 and §15.2). */
+/** The warnings for options an engine ignores. */
 export function engineOptionWarnings(engine: EngineType, options: EngineFlagOptions): string[] {
   const warnings: string[] = [];
-  if (options.contextLength !== undefined && !CONTEXT_LENGTH_FLAG[engine]) {
-    warnings.push('engine.contextLength is ignored for trtllm: TensorRT-LLM fixes the context length when the '
-      + 'engine is built, so build the image with the length you need');
-  }
   if (options.trustRemoteCode && !TRUST_REMOTE_CODE_ENGINES.includes(engine)) {
     warnings.push(engine === 'trtllm'
       ? 'engine.trustRemoteCode is ignored for trtllm: remote code is resolved when the TensorRT-LLM engine is built'
