@@ -86,6 +86,10 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1)', () => {
     expect(s.Frontend.extraPodSpec.volumes).toBeUndefined();
   });
 
+  test('TensorRT-LLM disaggregated with KV routing: the whole rendering (snapshot)', () => {
+    expect(render({ ...DISAGG, engine: { type: 'trtllm', contextLength: 8192 }, provider: { overrides: { routerMode: 'kv' } } }).objects).toMatchSnapshot();
+  });
+
   test('aggregated TensorRT-LLM has no engine config ConfigMap', () => {
     expect(render({ ...AGG, engine: { type: 'trtllm' } }).objects.map((o) => o.kind)).toEqual(['DynamoGraphDeployment']);
   });
