@@ -4,6 +4,8 @@
 //     (test/fixtures/llama-stack-envs/llama-stack-<version>.txt: the full closure, name==version a line);
 //   - one directory of wheels per real out-of-tree provider (its lock's closure, binary wheels only), the
 //     content of a provider image's /lls-provider/packages/;
+//   - one Python 3.12 virtual environment per tool (envs.json `tools`: a named package installed from its
+//     committed lock, e.g. ai-dynamo, whose own argument parsers check what the Dynamo provider renders);
 // and writes the index the tests read (<cache>/test-envs.json, read by test/sandbox/test-envs.ts).
 //
 // Cached and idempotent: each environment lives in a directory named after the hash of its lock, marked
@@ -16,6 +18,7 @@
 //
 //   node scripts/test-setup/llama-stack-envs.mjs          set up (what `npm test` runs)
 //   node scripts/test-setup/llama-stack-envs.mjs --lock   rewrite the lock files from envs.json with uv
+//   node scripts/test-setup/llama-stack-envs.mjs --lock ai-dynamo-1.0.1.txt   rewrite only the locks named
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -37,11 +40,13 @@ function main() {
     return;
   }
   const cache = cacheRoot();
-  const index = { python: undefined, llamaStack: {}, providerWheels: {}, skipped: {} };
+  const index = { python: undefined, llamaStack: {}, providerWheels: {}, tools: {}, skipped: {} };
   const python = findPython();
+  const tools = MANIFEST.tools ?? [];
   if (typeof python === 'string') {
     for (const e of MANIFEST.llamaStack) index.skipped[`llama-stack ${e.version}`] = python;
     for (const w of MANIFEST.providerWheels) index.skipped[w.name] = python;
+    for (const t of tools) index.skipped[`tool ${t.name}`] = python;
   } else {
     index.python = python;
     const registry = registryProbe(python.executable);
@@ -55,12 +60,17 @@ function main() {
       if (result.value) index.providerWheels[entry.name] = result.value;
       else index.skipped[entry.name] = result.skipped;
     }
+    for (const entry of tools) {
+      const result = setUp(`tool ${entry.name} ${entry.version}`, () => toolEnv(cache, python, entry, registry));
+      if (result.value) index.tools[entry.name] = result.value;
+      else index.skipped[`tool ${entry.name}`] = result.skipped;
+    }
   }
   writeAtomically(path.join(cache, 'test-envs.json'), JSON.stringify(index, null, 2) + '\n');
   const skipped = Object.entries(index.skipped);
   if (skipped.length === 0) return;
   if (CI) {
-    fail(`the Llama Stack test environments are required in CI (CI=true), but these could not be set up:\n${
+    fail(`the test environments are required in CI (CI=true), but these could not be set up:\n${
       skipped.map(([what, why]) => `  ${what}: ${why}`).join('\n')}`);
   }
   for (const [what, why] of skipped) {
@@ -89,15 +99,8 @@ function llamaStackEnv(cache, python, entry, registry) {
   const parent = path.join(cache, 'llama-stack');
   const dir = path.join(parent, `${entry.version}-${key}`);
   const value = cachedOrBuilt(dir, () => reachable(registry), () => {
-    const venv = path.join(dir, 'venv');
-    run(python.executable, ['-m', 'venv', venv]);
-    const venvPython = path.join(venv, 'bin', 'python');
-    run(venvPython, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '-r', lock.file]);
-    // The lock must be a closure: every requirement of every package in it is in it, at a fitting version.
-    run(venvPython, ['-m', 'pip', 'check']);
+    const { venv, venvPython } = lockedVenv(python, dir, lock, 'llama-stack', entry.version);
     const sitePackages = run(venvPython, ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])']).trim();
-    const installed = run(venvPython, ['-c', 'import importlib.metadata as m; print(m.version("llama-stack"))']).trim();
-    if (installed !== entry.version) throw new Error(`${lock.file} installed llama-stack ${installed}, not ${entry.version}`);
     const starterConfig = path.join(sitePackages, 'llama_stack', 'distributions', 'starter', entry.configFileName);
     if (!fs.existsSync(starterConfig)) throw new Error(`llama-stack ${entry.version} has no ${starterConfig}: check configFileName in envs.json`);
     const env = {};
@@ -116,6 +119,39 @@ function llamaStackEnv(cache, python, entry, registry) {
     };
   });
   removeOlder(parent, dir, new RegExp(`^${escape(entry.version)}-[0-9a-f]{8}$`));
+  return value;
+}
+
+/**
+ * A virtual environment (`<dir>/venv`) with exactly the pins of `lock`, checked to be a closure and to
+ * hold `pkg` at `version`.
+ */
+function lockedVenv(python, dir, lock, pkg, version) {
+  const venv = path.join(dir, 'venv');
+  run(python.executable, ['-m', 'venv', venv]);
+  const venvPython = path.join(venv, 'bin', 'python');
+  run(venvPython, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '-r', lock.file]);
+  // The lock must be a closure: every requirement of every package in it is in it, at a fitting version.
+  run(venvPython, ['-m', 'pip', 'check']);
+  const installed = run(venvPython, ['-c', 'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))', pkg]).trim();
+  if (installed !== version) throw new Error(`${lock.file} installed ${pkg} ${installed}, not ${version}`);
+  return { venv, venvPython };
+}
+
+/**
+ * A tool's virtual environment: its package from the lock, and each module of `imports` importable
+ * (so a test that runs the tool's code fails on the tool, not on a missing dependency).
+ */
+function toolEnv(cache, python, entry, registry) {
+  const lock = readLock(entry.lock);
+  const parent = path.join(cache, 'tools');
+  const dir = path.join(parent, `${entry.name}-${entry.version}-${hash8(lock.text)}`);
+  const value = cachedOrBuilt(dir, () => reachable(registry), () => {
+    const { venv, venvPython } = lockedVenv(python, dir, lock, entry.package ?? entry.name, entry.version);
+    for (const module of entry.imports ?? []) run(venvPython, ['-c', 'import importlib, sys; importlib.import_module(sys.argv[1])', module]);
+    return { name: entry.name, version: entry.version, dir, venv, python: venvPython, lock: keepLock(lock, dir) };
+  });
+  removeOlder(parent, dir, new RegExp(`^${escape(entry.name)}-[^-]+-[0-9a-f]{8}$`));
   return value;
 }
 
@@ -215,10 +251,14 @@ function findPython() {
   return `no Python ${MANIFEST.python} found (tried ${tried.join(', ')}); install it or set KIC_PYTHON312`;
 }
 
-/** Rewrites every lock file from envs.json with `uv pip compile`, as of each entry's date. */
+/** Rewrites the lock files from envs.json with `uv pip compile`, as of each entry's date: all, or those named after --lock. */
 function writeLocks() {
   if (spawnSync('uv', ['--version']).status !== 0) fail('--lock needs uv on PATH (pip install uv)');
-  for (const entry of [...MANIFEST.llamaStack, ...MANIFEST.providerWheels]) {
+  const named = process.argv.slice(process.argv.indexOf('--lock') + 1);
+  const entries = [...MANIFEST.llamaStack, ...MANIFEST.providerWheels, ...(MANIFEST.tools ?? [])];
+  const unknown = named.filter((n) => !entries.some((e) => e.lock === n));
+  if (unknown.length > 0) fail(`--lock: no envs.json entry has the lock ${unknown.join(', ')}`);
+  for (const entry of entries.filter((e) => named.length === 0 || named.includes(e.lock))) {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-lock-'));
     try {
       fs.writeFileSync(path.join(work, 'requirements.in'), entry.requirements.join('\n') + '\n');

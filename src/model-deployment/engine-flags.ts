@@ -2,15 +2,16 @@
 import { EngineType } from './types';
 
 /**
- * The flag (without dashes) that sets the context length, per engine; TensorRT-LLM has none at runtime.
- * llamacpp runs on KAITO, whose llama.cpp template runs the LocalAI runner (`huggingface://…`
- * model URL, `--address`): its flag is LocalAI's `--context-size` (mudler/LocalAI core/cli/run.go,
- * `RunCMD.ContextSize`), not llama-server's `--ctx-size`.
+ * The flag (without dashes) that sets the context length, per engine. TensorRT-LLM's PyTorch
+ * backend takes it at runtime: Dynamo's worker passes `--max-seq-len` to the LLM API
+ * (ai-dynamo: dynamo/trtllm/backend_args.py). llamacpp runs on KAITO, whose llama.cpp template runs
+ * the LocalAI runner (`huggingface://…` model URL, `--address`): its flag is LocalAI's
+ * `--context-size` (mudler/LocalAI core/cli/run.go, `RunCMD.ContextSize`), not llama-server's `--ctx-size`.
  */
 export const CONTEXT_LENGTH_FLAG: Readonly<Record<EngineType, string | undefined>> = {
   vllm: 'max-model-len',
   sglang: 'context-length',
-  trtllm: undefined,
+  trtllm: 'max-seq-len',
   llamacpp: 'context-size',
 };
 
@@ -48,10 +49,6 @@ export function engineFlags(engine: EngineType, options: EngineFlagOptions): str
 /** The warnings for options an engine ignores. */
 export function engineOptionWarnings(engine: EngineType, options: EngineFlagOptions): string[] {
   const warnings: string[] = [];
-  if (options.contextLength !== undefined && !CONTEXT_LENGTH_FLAG[engine]) {
-    warnings.push('engine.contextLength is ignored for trtllm: TensorRT-LLM fixes the context length when the '
-      + 'engine is built, so build the image with the length you need');
-  }
   if (options.trustRemoteCode && !TRUST_REMOTE_CODE_ENGINES.includes(engine)) {
     warnings.push(engine === 'trtllm'
       ? 'engine.trustRemoteCode is ignored for trtllm: remote code is resolved when the TensorRT-LLM engine is built'

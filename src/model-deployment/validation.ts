@@ -88,14 +88,8 @@ export function validateModelDeploymentSpec(spec: unknown): SpecValidation {
   if (args) {
     const owned = engineType ? flagsOwnedBySpec(engineType) : {};
     for (const key of Object.keys(args)) {
-      const path = joinPath('engine.args', key);
-      if (key.startsWith('-')) {
-        problems.add(path, `engine.args keys are flag names without leading dashes: write ${JSON.stringify(key.replace(/^-+/, ''))}, not ${JSON.stringify(key)}`);
-      } else if (!FLAG_NAME.test(key)) {
-        problems.add(path, `${JSON.stringify(key)} is not a flag name (letters, digits, '-', '_' and '.')`);
-      } else if (owned[key]) {
-        problems.add(path, `--${key} is set by ${owned[key]}; set it there instead of in engine.args`);
-      }
+      const message = flagKeyProblem(key, 'engine.args', owned);
+      if (message) problems.add(joinPath('engine.args', key), message);
     }
   }
 
@@ -243,4 +237,18 @@ function checkTolerations(check: ShapeChecker, value: unknown): void {
       check.problems.add(joinPath(path, 'operator'), 'a toleration without key must use operator Exists');
     }
   });
+}
+
+/**
+ * What is wrong with `key` as a flag name in the map `where` (`engine.args` or a provider's
+ * per-role args), or undefined: leading dashes, characters no flag has, or a flag `owned` by
+ * another field (flag → field).
+ */
+export function flagKeyProblem(key: string, where: string, owned: Readonly<Record<string, string>>): string | undefined {
+  if (key.startsWith('-')) {
+    return `${where} keys are flag names without leading dashes: write ${JSON.stringify(key.replace(/^-+/, ''))}, not ${JSON.stringify(key)}`;
+  }
+  if (!FLAG_NAME.test(key)) return `${JSON.stringify(key)} is not a flag name (letters, digits, '-', '_' and '.')`;
+  if (owned[key]) return `--${key} is set by ${owned[key]}; set it there instead of in ${where}`;
+  return undefined;
 }

@@ -32,12 +32,115 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1)', () => {
       resources: { requests: { cpu: '16', memory: '96Gi' }, limits: { gpu: '2', memory: '96Gi' } },
     });
     expect(s.SglangDecodeWorker).toMatchObject({ componentType: 'worker', subComponentType: 'decode', replicas: 3, resources: { limits: { gpu: '1' } } });
+    // NIXL transfer (SGLang defaults to mooncake), a fixed bootstrap port, listening on the pod
+    // address: upstream examples/backends/sglang/deploy/disagg.yaml.
+    const transfer = ['--disaggregation-bootstrap-port', '12345', '--disaggregation-transfer-backend', 'nixl', '--host', '0.0.0.0'];
     expect(s.SglangPrefillWorker.extraPodSpec.mainContainer).toEqual({
       image: 'nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.0.1',
       command: ['python3', '-m', 'dynamo.sglang'],
-      args: ['--model-path', 'Qwen/Qwen3-32B', '--disaggregation-mode', 'prefill', '--tp-size', '2', '--context-length', '32768'],
+      args: ['--model-path', 'Qwen/Qwen3-32B', '--disaggregation-mode', 'prefill', '--tp-size', '2', '--context-length', '32768', ...transfer],
     });
-    expect(s.SglangDecodeWorker.extraPodSpec.mainContainer.args).toEqual(['--model-path', 'Qwen/Qwen3-32B', '--disaggregation-mode', 'decode', '--context-length', '32768']);
+    expect(s.SglangDecodeWorker.extraPodSpec.mainContainer.args).toEqual(['--model-path', 'Qwen/Qwen3-32B', '--disaggregation-mode', 'decode', '--context-length', '32768', ...transfer]);
+  });
+
+  test('vLLM disaggregated: both roles get the NIXL --kv-transfer-config (a prefill worker exits without it since Dynamo 1.0)', () => {
+    const s = services({ ...DISAGG, engine: { type: 'vllm' } });
+    for (const [key, role] of [['VllmPrefillWorker', 'prefill'], ['VllmDecodeWorker', 'decode']]) {
+      expect(s[key].extraPodSpec.mainContainer.args).toEqual(['--model', 'Qwen/Qwen3-32B', '--disaggregation-mode', role,
+        ...(role === 'prefill' ? ['--tensor-parallel-size', '2'] : []), '--kv-transfer-config', '{"kv_connector":"NixlConnector","kv_role":"kv_both"}']);
+    }
+  });
+
+  test('per-role args replace defaults and engine.args for that role only', () => {
+    const s = services({
+      ...DISAGG,
+      engine: { type: 'vllm', args: { 'block-size': '16' } },
+      provider: { overrides: { prefill: { args: { 'kv-transfer-config': '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"}', 'block-size': '32' } }, decode: { args: { 'enforce-eager': '' } } } },
+    });
+    expect(s.VllmPrefillWorker.extraPodSpec.mainContainer.args.slice(4)).toEqual(['--tensor-parallel-size', '2', '--block-size', '32', '--kv-transfer-config', '{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"}']);
+    expect(s.VllmDecodeWorker.extraPodSpec.mainContainer.args.slice(4)).toEqual(['--block-size', '16', '--enforce-eager', '--kv-transfer-config', '{"kv_connector":"NixlConnector","kv_role":"kv_both"}']);
+  });
+
+  test('TensorRT-LLM disaggregated: a ConfigMap with one engine config per role, mounted and passed with --extra-engine-args', () => {
+    const { objects, resource } = render({
+      ...DISAGG,
+      engine: { type: 'trtllm', contextLength: 8192 },
+      provider: { overrides: { prefill: { engineConfig: { 'kv_cache_config.free_gpu_memory_fraction': '0.5', 'backend': 'pytorch' } }, decode: { engineConfig: { 'cache_transceiver_config.backend': 'NIXL', 'note': 'yes' } } } },
+    });
+    const configMap = objects.find((o) => o.kind === 'ConfigMap');
+    expect(configMap.metadata.name).toBe('md-engine-config');
+    // Required settings (upstream engine_configs/*/prefill.yaml, decode.yaml), then the user's;
+    // "yes" stays a string for PyYAML.
+    expect(configMap.data).toEqual({
+      'prefill.yaml': 'backend: pytorch\ncache_transceiver_config:\n  backend: DEFAULT\ndisable_overlap_scheduler: true\nkv_cache_config:\n  free_gpu_memory_fraction: 0.5\n',
+      'decode.yaml': 'cache_transceiver_config:\n  backend: NIXL\nnote: "yes"\n',
+    });
+    const s = resource.spec.services;
+    for (const [key, role] of [['TrtllmPrefillWorker', 'prefill'], ['TrtllmDecodeWorker', 'decode']]) {
+      const pod = s[key].extraPodSpec;
+      expect(pod.volumes).toEqual([{ name: 'engine-config', configMap: { name: 'md-engine-config' } }]);
+      expect(pod.mainContainer.volumeMounts).toEqual([{ name: 'engine-config', mountPath: '/etc/dynamo/engine', readOnly: true }]);
+      expect(pod.mainContainer.args).toEqual(['--model-path', 'Qwen/Qwen3-32B', '--disaggregation-mode', role,
+        ...(role === 'prefill' ? ['--tensor-parallel-size', '2'] : []), '--max-seq-len', '8192', '--extra-engine-args', `/etc/dynamo/engine/${role}.yaml`]);
+    }
+    expect(s.Frontend.extraPodSpec.volumes).toBeUndefined();
+  });
+
+  test('TensorRT-LLM disaggregated with KV routing: the whole rendering (snapshot)', () => {
+    expect(render({ ...DISAGG, engine: { type: 'trtllm', contextLength: 8192 }, provider: { overrides: { routerMode: 'kv' } } }).objects).toMatchSnapshot();
+  });
+
+  test('aggregated TensorRT-LLM has no engine config ConfigMap', () => {
+    expect(render({ ...AGG, engine: { type: 'trtllm' } }).objects.map((o) => o.kind)).toEqual(['DynamoGraphDeployment']);
+  });
+
+  test.each([
+    ['vllm', 'VllmWorker', ['--kv-events-config', '{"enable_kv_cache_events":true,"publisher":"zmq","endpoint":"tcp://*:20080"}']],
+    ['sglang', 'SglangWorker', ['--kv-events-config', '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5557"}']],
+    ['trtllm', 'TrtllmWorker', ['--publish-events-and-metrics']],
+  ] as const)('routerMode kv: %s workers publish KV events (%s)', (engine, key, flags) => {
+    const kv = services({ ...AGG, engine: { type: engine }, provider: { overrides: { routerMode: 'kv' } } });
+    expect(kv[key].extraPodSpec.mainContainer.args.slice(2)).toEqual(flags);
+    expect(services({ ...AGG, engine: { type: engine } })[key].extraPodSpec.mainContainer.args.slice(2)).toEqual([]);
+  });
+
+  test('routerMode kv, vLLM disaggregated: the prefill worker publishes KV events, the decode worker (which vLLM keeps silent) does not', () => {
+    const s = services({ ...DISAGG, engine: { type: 'vllm' }, provider: { overrides: { routerMode: 'kv' } } });
+    expect(s.VllmPrefillWorker.extraPodSpec.mainContainer.args).toContain('--kv-events-config');
+    expect(s.VllmDecodeWorker.extraPodSpec.mainContainer.args).not.toContain('--kv-events-config');
+  });
+
+  test('per-role overrides are validated with the field and the fix', () => {
+    expect(problemsFor({
+      ...DISAGG,
+      engine: { type: 'trtllm', args: { 'extra-engine-args': '/x.yaml' } },
+      provider: { overrides: { prefill: { args: { '--block-size': '1', 'model-path': 'x' }, engineConfig: { 'a': '1', 'a.b': '2', 'bad key': '3' } }, decode: { args: { n: 2 } } } },
+    })).toEqual([
+      { field: 'engine.args.extra-engine-args', message: '--extra-engine-args is set by provider.overrides.<role>.engineConfig; remove it from engine.args' },
+      { field: 'provider.overrides.prefill.args.--block-size', message: 'provider.overrides.prefill.args keys are flag names without leading dashes: write "block-size", not "--block-size"' },
+      { field: 'provider.overrides.prefill.args.model-path', message: '--model-path is set by model.id; set it there instead of in provider.overrides.prefill.args' },
+      { field: 'provider.overrides.prefill.engineConfig.a', message: '"a" is both a value and a parent of other keys; set only the nested keys' },
+      { field: 'provider.overrides.prefill.engineConfig.bad key', message: '"bad key" is not a dotted path of configuration keys such as "kv_cache_config.free_gpu_memory_fraction"' },
+      { field: 'provider.overrides.decode.args.n', message: 'expected string, got number 2' },
+      { field: 'provider.name', message: "'dynamo' was selected automatically (engine=trtllm → dynamo (only trtllm provider)); set provider.name to choose another provider" },
+    ]);
+    expect(problemsFor({ ...DISAGG, provider: { name: 'dynamo', overrides: { decode: { engineConfig: { x: '1' } } } } })).toEqual([
+      { field: 'provider.overrides.decode.engineConfig', message: "engine configuration files are TensorRT-LLM's; for sglang put the options in decode.args or engine.args" },
+    ]);
+  });
+
+  test.each([
+    ['registry.example.com/dynamo/vllm:dev', 'the tag "dev", which is not a version'],
+    ['registry.example.com:5000/dynamo/vllm', 'no tag'],
+    ['registry.example.com/dynamo/vllm@sha256:' + 'a'.repeat(64), 'no tag'],
+  ])('a user image without a version tag (%s) warns about runtimeVersionOverride', (image, what) => {
+    const { warnings } = render({ ...AGG, image });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`has ${what}: Dynamo operators with runtime-version admission (ai-dynamo/dynamo PR #10494) reject`);
+  });
+
+  test.each(['nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.1', 'registry.example.com:5000/vllm:v1.2.3', 'r.example.com/vllm:1.4.0-efa'])('%s has a version tag: no warning', (image) => {
+    expect(render({ ...AGG, image }).warnings).toEqual([]);
   });
 
   test.each([
@@ -52,7 +155,7 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1)', () => {
     expect(Object.keys(s.Frontend)).not.toContain('routerMode');
   });
 
-  test('frontend replicas and resources: seed defaults, overridable', () => {
+  test('frontend replicas and resources: defaults, overridable', () => {
     expect(services(AGG).Frontend).toMatchObject({ componentType: 'frontend', replicas: 1, resources: { requests: { cpu: '2', memory: '4Gi' } } });
     const s = services({ ...AGG, provider: { overrides: { frontend: { replicas: 3, resources: { memory: '8Gi' } } } } });
     expect(s.Frontend).toMatchObject({ replicas: 3, resources: { requests: { cpu: '2', memory: '8Gi' } } });
@@ -95,10 +198,10 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1)', () => {
     expect(own.VllmWorker.extraPodSpec.mainContainer.args).toEqual(['--model', 'Qwen/Qwen3-8B', '--tensor-parallel-size', '2']);
   });
 
-  test('trtllm ignores the context length (with a warning)', () => {
+  test('trtllm takes the context length as --max-seq-len, without a warning', () => {
     const { resource, warnings } = render({ ...AGG, engine: { type: 'trtllm', contextLength: 8192 } });
-    expect(resource.spec.services.TrtllmWorker.extraPodSpec.mainContainer.args).toEqual(['--model-path', 'Qwen/Qwen3-8B']);
-    expect(warnings).toHaveLength(1);
+    expect(resource.spec.services.TrtllmWorker.extraPodSpec.mainContainer.args).toEqual(['--model-path', 'Qwen/Qwen3-8B', '--max-seq-len', '8192']);
+    expect(warnings).toEqual([]);
   });
 
   test('HF token as envFromSecret, env, pod metadata, node selector and tolerations on every component', () => {

@@ -1,17 +1,18 @@
 import { argsToFlags, CONTEXT_LENGTH_FLAG, engineFlags, engineOptionWarnings, typedArgValue } from '../../src/model-deployment';
 
-describe('engine flags (seed 003 §15)', () => {
+describe('engine flags', () => {
   test.each([
     ['vllm', ['--max-model-len', '8192', '--trust-remote-code']],
     ['sglang', ['--context-length', '8192', '--trust-remote-code']],
-    ['trtllm', []],
+    // Dynamo's TensorRT-LLM worker takes the context length at runtime (dynamo/trtllm/backend_args.py).
+    ['trtllm', ['--max-seq-len', '8192']],
     ['llamacpp', ['--context-size', '8192']],
   ] as const)('%s: context length and trust-remote-code', (engine, flags) => {
     expect(engineFlags(engine, { contextLength: 8192, trustRemoteCode: true })).toEqual(flags);
   });
 
   test('the context length flag per engine', () => {
-    expect(CONTEXT_LENGTH_FLAG).toEqual({ vllm: 'max-model-len', sglang: 'context-length', trtllm: undefined, llamacpp: 'context-size' });
+    expect(CONTEXT_LENGTH_FLAG).toEqual({ vllm: 'max-model-len', sglang: 'context-length', trtllm: 'max-seq-len', llamacpp: 'context-size' });
   });
 
   test('engine.args are emitted in sorted order; an empty value is a bare flag', () => {
@@ -22,7 +23,6 @@ describe('engine flags (seed 003 §15)', () => {
 
   test('options an engine cannot take are warnings, not flags', () => {
     expect(engineOptionWarnings('trtllm', { contextLength: 4096, trustRemoteCode: true })).toEqual([
-      'engine.contextLength is ignored for trtllm: TensorRT-LLM fixes the context length when the engine is built, so build the image with the length you need',
       'engine.trustRemoteCode is ignored for trtllm: remote code is resolved when the TensorRT-LLM engine is built',
     ]);
     expect(engineOptionWarnings('vllm', { contextLength: 4096, trustRemoteCode: true })).toEqual([]);

@@ -20,7 +20,7 @@ describe('provider.overrides (seed 003 §4.15)', () => {
       provider: { name: 'dynamo', overrides: { routerMode: 'kv', routermode: 'kv', frontend: { replicsa: 2, resources: { cpu: '3', gpu: '1' } } } },
     });
     expect(warnings).toEqual([
-      'provider.overrides.routermode: unknown override key for the dynamo provider, ignored (known keys here: routerMode, frontend)',
+      'provider.overrides.routermode: unknown override key for the dynamo provider, ignored (known keys here: routerMode, frontend, prefill, decode)',
       'provider.overrides.frontend.replicsa: unknown override key for the dynamo provider, ignored (known keys here: replicas, resources)',
       'provider.overrides.frontend.resources.gpu: unknown override key for the dynamo provider, ignored (known keys here: cpu, memory)',
     ]);
@@ -42,7 +42,7 @@ describe('provider.overrides (seed 003 §4.15)', () => {
 
   test('overrides are checked against the selected provider, also when it was auto-selected', () => {
     const { warnings } = render({ ...GPU_VLLM, provider: { overrides: { head: { resources: { cpu: '4' } } } } });
-    expect(warnings).toEqual(['provider.overrides.head: unknown override key for the dynamo provider, ignored (known keys here: routerMode, frontend)']);
+    expect(warnings).toEqual(['provider.overrides.head: unknown override key for the dynamo provider, ignored (known keys here: routerMode, frontend, prefill, decode)']);
   });
 
   test('checkOverrides and overrideValue are usable on their own', () => {

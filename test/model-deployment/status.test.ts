@@ -88,8 +88,15 @@ describe('Dynamo DynamoGraphDeployment status (status.state: initializing|pendin
       .toMatchObject({ phase: 'Deploying', message: 'VllmDecodeWorker: 1/4 ready', replicas: { desired: 6, ready: 0 } });
   });
 
-  test('the seed\'s "deploying" is accepted as Deploying', () => {
-    expect(translateDynamoStatus(dgd({ state: 'deploying' })).phase).toBe('Deploying');
+  test('a state outside the operator\'s enum is Pending and named', () => {
+    expect(translateDynamoStatus(dgd({ state: 'deploying' }))).toMatchObject({ phase: 'Pending', message: "unknown Dynamo state 'deploying'" });
+  });
+
+  test('successful but older than the spec (observedGeneration < generation) → Deploying', () => {
+    const stale = { ...dgd({ state: 'successful', observedGeneration: 1 }), metadata: { name: 'llama', generation: 2 } };
+    expect(translateDynamoStatus(stale)).toMatchObject({ phase: 'Deploying', message: 'the operator has not reconciled the latest spec yet' });
+    const current = { ...dgd({ state: 'successful', observedGeneration: 2 }), metadata: { name: 'llama', generation: 2 } };
+    expect(translateDynamoStatus(current).phase).toBe('Running');
   });
 
   test('initializing → Pending', () => {

@@ -115,10 +115,8 @@ describe('webhook warnings: reported, never fatal', () => {
       .toContain('servedName is ignored for custom source');
   });
 
-  test('contextLength on trtllm (seed 003 §15.1)', () => {
-    expect(warnings({ ...GPU_VLLM, engine: { type: 'trtllm', contextLength: 8192 } })).toEqual([
-      'engine.contextLength is ignored for trtllm: TensorRT-LLM fixes the context length when the engine is built, so build the image with the length you need',
-    ]);
+  test('contextLength on trtllm is a flag (--max-seq-len), not a warning', () => {
+    expect(warnings({ ...GPU_VLLM, engine: { type: 'trtllm', contextLength: 8192 } })).toEqual([]);
   });
 
   test('trustRemoteCode on trtllm and llamacpp', () => {

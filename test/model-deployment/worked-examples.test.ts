@@ -192,10 +192,14 @@ describe('seed 003 §4.2 example 3: disaggregated P/D with KV routing → Dynamo
     expect(Object.keys(dgd.spec.services).sort()).toEqual(['Frontend', 'VllmDecodeWorker', 'VllmPrefillWorker']);
     expect(VllmPrefillWorker).toMatchObject({ componentType: 'worker', subComponentType: 'prefill', replicas: 2, resources: { limits: { gpu: '4', memory: '128Gi' } } });
     expect(VllmDecodeWorker).toMatchObject({ componentType: 'worker', subComponentType: 'decode', replicas: 4, resources: { limits: { gpu: '2', memory: '64Gi' } } });
+    // NIXL KV transfer on both sides; with KV routing the prefill worker publishes KV events
+    // (vLLM decode workers publish none).
+    const nixl = ['--kv-transfer-config', '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'];
     expect(VllmPrefillWorker.extraPodSpec.mainContainer.args).toEqual(
-      ['--model', 'meta-llama/Llama-3.1-70B-Instruct', '--disaggregation-mode', 'prefill', '--tensor-parallel-size', '4']);
+      ['--model', 'meta-llama/Llama-3.1-70B-Instruct', '--disaggregation-mode', 'prefill', '--tensor-parallel-size', '4',
+        '--kv-events-config', '{"enable_kv_cache_events":true,"publisher":"zmq","endpoint":"tcp://*:20080"}', ...nixl]);
     expect(VllmDecodeWorker.extraPodSpec.mainContainer.args).toEqual(
-      ['--model', 'meta-llama/Llama-3.1-70B-Instruct', '--disaggregation-mode', 'decode', '--tensor-parallel-size', '2']);
+      ['--model', 'meta-llama/Llama-3.1-70B-Instruct', '--disaggregation-mode', 'decode', '--tensor-parallel-size', '2', ...nixl]);
   });
 
   test('matches the snapshot', () => {

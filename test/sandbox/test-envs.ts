@@ -1,7 +1,8 @@
 /**
- * The Llama Stack test environments set up by scripts/test-setup/llama-stack-envs.mjs before jest runs
- * (`npm test`): a Python 3.12 virtual environment per llama-stack release with the real server, and the
- * wheels of real out-of-tree providers from PyPI. This module reads the index that script writes.
+ * The test environments set up by scripts/test-setup/llama-stack-envs.mjs before jest runs (`npm test`):
+ * a Python 3.12 virtual environment per llama-stack release with the real server, the wheels of real
+ * out-of-tree providers from PyPI, and a virtual environment per tool (envs.json `tools`, e.g. ai-dynamo).
+ * This module reads the index that script writes.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -48,6 +49,22 @@ export interface ProviderWheels {
   readonly lock: string;
 }
 
+/** A virtual environment with one tool (an envs.json `tools` entry) installed from its lock. */
+export interface ToolEnv {
+  /** The entry's name, e.g. `ai-dynamo`. */
+  readonly name: string;
+  /** The tool's release, e.g. `1.0.1`. */
+  readonly version: string;
+  /** The cache directory of this environment. */
+  readonly dir: string;
+  /** The virtual environment. Not relocatable: its scripts carry this absolute path. */
+  readonly venv: string;
+  /** The environment's Python 3.12. */
+  readonly python: string;
+  /** A copy of the lock file it was installed from. */
+  readonly lock: string;
+}
+
 /** Something from the index, or why it is not there (`reason`: `<what>: <why>`). */
 export type Found<T> =
   | { readonly value: T; readonly reason?: undefined }
@@ -56,6 +73,7 @@ export type Found<T> =
 interface Index {
   readonly llamaStack: Readonly<Record<string, LlamaStackEnv>>;
   readonly providerWheels: Readonly<Record<string, ProviderWheels>>;
+  readonly tools?: Readonly<Record<string, ToolEnv>>;
   readonly skipped: Readonly<Record<string, string>>;
 }
 
@@ -80,6 +98,11 @@ export function llamaStackEnv(version: string): Found<LlamaStackEnv> {
 /** The wheel directory of a real provider, e.g. `providerWheels('llama-stack-provider-lmeval')`. */
 export function providerWheels(name: string): Found<ProviderWheels> {
   return lookUp(name, (index) => index.providerWheels[name], (w) => w.wheels.map((f) => path.join(w.wheelDir, f)));
+}
+
+/** The environment of a tool named in envs.json `tools`, e.g. `toolEnv('ai-dynamo')`. */
+export function toolEnv(name: string): Found<ToolEnv> {
+  return lookUp(`tool ${name}`, (index) => index.tools?.[name], (env) => [env.python]);
 }
 
 /** For `describeWhen`: whether every environment named is there, and why not when some are missing. */

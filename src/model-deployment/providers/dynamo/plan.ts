@@ -1,11 +1,13 @@
 // What a Dynamo deployment consists of — a frontend and its workers, with their commands,
-// resources and images — independent of the DynamoGraphDeployment schema version. One transformer
-// per schema version (seed 003 §3.12) turns this plan into that version's object.
+// resources, images and configuration files — independent of the DynamoGraphDeployment schema
+// version. One transformer per schema version turns this plan into that version's object.
 import { engineFlags } from '../../engine-flags';
 import { overrideValue } from '../../overrides';
 import { ResolvedComponent, ResolvedGpu, ResolvedModelDeployment } from '../../resolved-spec';
 import { EngineType } from '../../types';
 import { KubeEnvVar, kubeEnv } from '../common';
+import { DynamoRole, roleArgs, trtllmEngineConfigYaml } from './roles';
+import { disaggregationFlags, kvEventFlags, TRTLLM_ENGINE_CONFIG_DIR } from './worker-flags';
 
 /** Engines Dynamo runs (its `backendFramework`). */
 export type DynamoBackend = 'vllm' | 'sglang' | 'trtllm';
@@ -16,7 +18,7 @@ export type DynamoRouterMode = 'kv' | 'round-robin' | 'random' | 'none';
 /** Port the Dynamo frontend serves the OpenAI API on. */
 export const DYNAMO_FRONTEND_PORT = 8000;
 
-/** Defaults of seed 003 §4.15 for the frontend. */
+/** Frontend defaults: one small pod, round-robin routing. */
 export const DYNAMO_FRONTEND_DEFAULTS = { replicas: 1, cpu: '2', memory: '4Gi', routerMode: 'round-robin' as DynamoRouterMode };
 
 /** The runtime image name per engine, as NVIDIA publishes them (`nvcr.io/nvidia/ai-dynamo/<name>:<version>`). */
@@ -48,6 +50,24 @@ export interface DynamoComponent {
   readonly memory?: string;
   /** GPUs per pod. */
   readonly gpu?: ResolvedGpu;
+  /** A ConfigMap of the plan mounted (read-only, whole) into the main container. */
+  readonly configMount?: DynamoConfigMount;
+}
+
+/** A ConfigMap mounted into a component's main container. */
+export interface DynamoConfigMount {
+  /** ConfigMap name (one of {@link DynamoPlan.configMaps}). */
+  readonly configMap: string;
+  /** Directory its keys appear in as files. */
+  readonly mountPath: string;
+}
+
+/** A ConfigMap the plan needs beside the DynamoGraphDeployment. */
+export interface DynamoConfigMap {
+  /** Its name. */
+  readonly name: string;
+  /** File name → content. */
+  readonly data: Readonly<Record<string, string>>;
 }
 
 /** A Dynamo deployment, schema-version independent. */
@@ -62,6 +82,8 @@ export interface DynamoPlan {
   readonly env?: KubeEnvVar[];
   /** Secret whose keys become environment variables of every component. */
   readonly envFromSecret?: string;
+  /** ConfigMaps the components mount (TensorRT-LLM's per-role engine configuration). */
+  readonly configMaps: readonly DynamoConfigMap[];
 }
 
 /** Options that shape the plan. */
@@ -74,19 +96,30 @@ export interface DynamoPlanOptions {
 export function planDynamo(d: ResolvedModelDeployment, options: DynamoPlanOptions): DynamoPlan {
   const backend = d.engine.type as DynamoBackend;
   const image = d.image ?? `nvcr.io/nvidia/ai-dynamo/${DYNAMO_RUNTIME_IMAGES[backend]}:${options.version}`;
-  const prefix = workerPrefix(backend);
+  const [prefill, decode, aggregated] = workerKeys(backend);
+  const engineConfig = backend === 'trtllm' && d.mode === 'disaggregated' ? trtllmEngineConfigMap(d) : undefined;
+  const mount = engineConfig ? { configMap: engineConfig.name, mountPath: TRTLLM_ENGINE_CONFIG_DIR } : undefined;
   const workers: DynamoComponent[] = d.mode === 'disaggregated'
     ? [
-      worker(d, `${prefix}PrefillWorker`, image, d.prefill!, 'prefill'),
-      worker(d, `${prefix}DecodeWorker`, image, d.decode!, 'decode'),
+      worker(d, prefill, image, d.prefill!, 'prefill', mount),
+      worker(d, decode, image, d.decode!, 'decode', mount),
     ]
-    : [worker(d, `${prefix}Worker`, image, { replicas: d.replicas, gpu: d.resources.gpu, memory: d.resources.memory, cpu: d.resources.cpu })];
+    : [worker(d, aggregated, image, { replicas: d.replicas, gpu: d.resources.gpu, memory: d.resources.memory, cpu: d.resources.cpu }, 'aggregated')];
   return {
     name: d.name,
     backendFramework: backend,
     components: [frontend(d, image), ...workers],
     env: kubeEnv(d.env),
     envFromSecret: d.huggingFaceTokenSecret,
+    configMaps: engineConfig ? [engineConfig] : [],
+  };
+}
+
+/** TensorRT-LLM's disaggregated workers read their engine settings from one file per role. */
+function trtllmEngineConfigMap(d: ResolvedModelDeployment): DynamoConfigMap {
+  return {
+    name: `${d.name}-engine-config`,
+    data: { 'prefill.yaml': trtllmEngineConfigYaml(d, 'prefill'), 'decode.yaml': trtllmEngineConfigYaml(d, 'decode') },
   };
 }
 
@@ -110,11 +143,13 @@ function frontend(d: ResolvedModelDeployment, image: string): DynamoComponent {
   };
 }
 
-function worker(d: ResolvedModelDeployment, key: string, image: string, c: ResolvedComponent, role?: 'prefill' | 'decode'): DynamoComponent {
+function worker(
+  d: ResolvedModelDeployment, key: string, image: string, c: ResolvedComponent, role: DynamoRole, configMount?: DynamoConfigMount,
+): DynamoComponent {
   return {
     key,
     componentType: 'worker',
-    subComponentType: role,
+    subComponentType: role === 'aggregated' ? undefined : role,
     replicas: c.replicas,
     image,
     command: ['python3', '-m', `dynamo.${d.engine.type}`],
@@ -122,22 +157,31 @@ function worker(d: ResolvedModelDeployment, key: string, image: string, c: Resol
     cpu: c.cpu,
     memory: c.memory,
     gpu: c.gpu.count > 0 ? c.gpu : undefined,
+    configMount,
   };
 }
 
 /**
  * Worker flags: the model, the served name, the disaggregation role, tensor parallelism across the
- * pod's GPUs (unless `engine.args` sets it), then the engine options of seed 003 §15.
+ * pod's GPUs (unless the user sets it), then the context length and trust-remote-code, then in
+ * sorted order the role's transfer flags and, for `routerMode: kv`, the KV event flags — each
+ * replaced by the same flag in `engine.args` — and the role's own `args`, which win over both.
  */
-export function workerArgs(d: ResolvedModelDeployment, gpus: number, role?: 'prefill' | 'decode'): string[] {
+export function workerArgs(d: ResolvedModelDeployment, gpus: number, role: DynamoRole): string[] {
   const engine = d.engine.type;
   const args: string[] = [];
   if (d.model.id !== undefined) args.push(engine === 'vllm' ? '--model' : '--model-path', d.model.id);
   if (d.model.servedName !== undefined) args.push('--served-model-name', d.model.servedName);
-  if (role) args.push('--disaggregation-mode', role);
+  if (role !== 'aggregated') args.push('--disaggregation-mode', role);
+  const flags: Record<string, string> = {
+    ...disaggregationFlags(engine, role),
+    ...(routerMode(d) === 'kv' ? kvEventFlags(engine, role) : {}),
+    ...d.engine.args,
+    ...roleArgs(d, role),
+  };
   const tpFlag = TENSOR_PARALLEL_FLAG[engine];
-  if (gpus > 1 && tpFlag && d.engine.args[tpFlag] === undefined) args.push(`--${tpFlag}`, String(gpus));
-  args.push(...engineFlags(engine, d.engine));
+  if (gpus > 1 && tpFlag && flags[tpFlag] === undefined) args.push(`--${tpFlag}`, String(gpus));
+  args.push(...engineFlags(engine, { ...d.engine, args: flags }));
   return args;
 }
 
@@ -148,15 +192,30 @@ const TENSOR_PARALLEL_FLAG: Readonly<Partial<Record<EngineType, string>>> = {
   trtllm: 'tensor-parallel-size',
 };
 
-/** Flags the worker command sets itself, by engine: `engine.args` must not repeat them. */
-export function dynamoOwnedFlags(engine: EngineType): Record<string, string> {
+/**
+ * Flags the worker command sets itself, by engine and serving mode: `engine.args` and role args
+ * must not repeat them (flag → the field that sets it).
+ */
+export function dynamoOwnedFlags(engine: EngineType, mode: ResolvedModelDeployment['mode'] = 'aggregated'): Record<string, string> {
   return {
     [engine === 'vllm' ? 'model' : 'model-path']: 'model.id',
     'served-model-name': 'model.servedName',
     'disaggregation-mode': 'serving.mode',
+    // TensorRT-LLM's disaggregated workers read the engine configuration this provider renders.
+    ...(engine === 'trtllm' && mode === 'disaggregated'
+      ? { 'extra-engine-args': 'provider.overrides.<role>.engineConfig' }
+      : {}),
   };
 }
 
-function workerPrefix(backend: DynamoBackend): string {
-  return { vllm: 'Vllm', sglang: 'Sglang', trtllm: 'Trtllm' }[backend];
+/** The service keys of a deployment: the frontend, then its workers. */
+export function dynamoServiceKeys(backend: DynamoBackend, mode: ResolvedModelDeployment['mode']): string[] {
+  const [prefill, decode, aggregated] = workerKeys(backend);
+  return ['Frontend', ...(mode === 'disaggregated' ? [prefill, decode] : [aggregated])];
+}
+
+/** Prefill, decode and aggregated worker keys, as upstream's examples name them. */
+function workerKeys(backend: DynamoBackend): [string, string, string] {
+  const prefix = { vllm: 'Vllm', sglang: 'Sglang', trtllm: 'Trtllm' }[backend];
+  return [`${prefix}PrefillWorker`, `${prefix}DecodeWorker`, `${prefix}Worker`];
 }

@@ -1,4 +1,5 @@
 import { ApiObject } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
 import { QUANTITY } from '../../../checks';
 import { Problem } from '../../../errors';
 import { OverrideSchema, overrideValue } from '../../overrides';
@@ -6,7 +7,9 @@ import { InferenceProvider, RenderContext, ResourceType, SelectionRule } from '.
 import { ResolvedModelDeployment } from '../../resolved-spec';
 import { EndpointStatus, ModelDeploymentStatus, UpstreamResource } from '../../status';
 import { argsConflicts, nameLengthProblem, podIdentity } from '../common';
-import { DYNAMO_FRONTEND_DEFAULTS, dynamoOwnedFlags, planDynamo } from './plan';
+import { DYNAMO_FRONTEND_DEFAULTS, DynamoBackend, dynamoOwnedFlags, dynamoServiceKeys, planDynamo } from './plan';
+import { roleOverrideProblems } from './roles';
+import { runtimeVersionWarning } from './runtime-version';
 import { dynamoEndpoint, translateDynamoStatus } from './status';
 import { DynamoTransformer, DynamoV1Alpha1Transformer } from './transformer-v1alpha1';
 
@@ -28,17 +31,35 @@ export interface DynamoProviderOptions {
 /** The default Dynamo release for images. */
 export const DEFAULT_DYNAMO_VERSION = '1.0.1';
 
-/** Transformers by schema version (seed 003 §3.12); `nvidia.com/v1beta1` goes beside this one. */
+/** Transformers by schema version; `nvidia.com/v1beta1` goes beside this one. */
 const TRANSFORMERS: readonly DynamoTransformer[] = [new DynamoV1Alpha1Transformer()];
 
-/** The messages of seed 003 §8 (provider compatibility) for Dynamo. */
+/** Why Dynamo cannot run a deployment. */
 export const DYNAMO_MESSAGES = {
   llamacpp: 'Dynamo does not support llamacpp engine',
   requiresGpu: 'Dynamo requires GPU (set resources.gpu.count > 0)',
   modelIdRequired: 'Dynamo workers need model.id: the Hugging Face id, or for source custom the model path inside the image',
 } as const;
 
-/** Documented `provider.overrides` of Dynamo (seed 003 §4.15). */
+/** The overrides of one disaggregated role. */
+function roleOverrides(role: 'prefill' | 'decode'): OverrideSchema[string] {
+  return {
+    type: 'object',
+    description: `The ${role} workers of disaggregated serving.`,
+    properties: {
+      args: {
+        type: 'stringMap',
+        description: `Extra ${role} worker flags (flag name without dashes → value, "" for a bare flag); they replace the same flag from engine.args and the defaults.`,
+      },
+      engineConfig: {
+        type: 'stringMap',
+        description: `TensorRT-LLM only: entries of the ${role} engine configuration file (dotted path → value, typed like engine.args), merged over the required settings.`,
+      },
+    },
+  };
+}
+
+/** Documented `provider.overrides` of Dynamo. */
 export const DYNAMO_OVERRIDES: OverrideSchema = {
   routerMode: {
     type: 'string',
@@ -61,11 +82,13 @@ export const DYNAMO_OVERRIDES: OverrideSchema = {
       },
     },
   },
+  prefill: roleOverrides('prefill'),
+  decode: roleOverrides('decode'),
 };
 
 /**
  * NVIDIA Dynamo (`DynamoGraphDeployment`): GPU only; vLLM, SGLang and TensorRT-LLM; aggregated and
- * disaggregated (prefill/decode) serving. The default GPU provider (seed 003 §4.4).
+ * disaggregated (prefill/decode) serving. The default GPU provider.
  */
 export class DynamoProvider implements InferenceProvider {
   public readonly name = 'dynamo';
@@ -105,7 +128,8 @@ export class DynamoProvider implements InferenceProvider {
     if (d.engine.type === 'llamacpp') problems.push({ field: 'engine.type', message: DYNAMO_MESSAGES.llamacpp });
     if (d.mode === 'aggregated' && d.resources.gpu.count === 0) problems.push({ field: 'resources.gpu.count', message: DYNAMO_MESSAGES.requiresGpu });
     if (d.model.id === undefined) problems.push({ field: 'model.id', message: DYNAMO_MESSAGES.modelIdRequired });
-    problems.push(...argsConflicts(d, dynamoOwnedFlags(d.engine.type)));
+    const owned = dynamoOwnedFlags(d.engine.type, d.mode);
+    problems.push(...argsConflicts(d, owned), ...roleOverrideProblems(d, owned));
     for (const field of ['cpu', 'memory']) {
       const value = overrideValue(d.overrides, ['frontend', 'resources', field]);
       if (typeof value === 'string' && !QUANTITY.test(value)) {
@@ -114,8 +138,8 @@ export class DynamoProvider implements InferenceProvider {
     }
     if (this.capabilities.engines.includes(d.engine.type as never)) {
       // The operator names each component's Service `<name>-<service key, lower-cased>`.
-      const longest = planDynamo(d, { version: this.version }).components
-        .map((c) => c.key.toLowerCase()).reduce((a, b) => b.length > a.length ? b : a);
+      const longest = dynamoServiceKeys(d.engine.type as DynamoBackend, d.mode)
+        .map((key) => key.toLowerCase()).reduce((a, b) => b.length > a.length ? b : a);
       problems.push(...nameLengthProblem(d.name, 63 - longest.length - 1, `Dynamo names a Service "<name>-${longest}" (at most 63 characters)`));
     }
     return problems;
@@ -123,7 +147,16 @@ export class DynamoProvider implements InferenceProvider {
 
   public render(context: RenderContext): ApiObject {
     const d = context.deployment;
-    return this.transformer.render(context.scope, context.metadata, planDynamo(d, { version: this.version }), {
+    const plan = planDynamo(d, { version: this.version });
+    const warning = d.image === undefined ? undefined : runtimeVersionWarning(d.image);
+    if (warning) context.warn(warning);
+    for (const [i, configMap] of plan.configMaps.entries()) {
+      new kplus.ConfigMap(context.scope, `Config${i}`, {
+        metadata: { name: configMap.name, namespace: d.namespace, labels: { ...context.commonLabels, 'app.kubernetes.io/component': 'engine-config' } },
+        data: { ...configMap.data },
+      });
+    }
+    return this.transformer.render(context.scope, context.metadata, plan, {
       labels: context.podLabels,
       annotations: context.podAnnotations,
       nodeSelector: d.nodeSelector,

@@ -1,7 +1,11 @@
-// DynamoGraphDeployment status → unified status (seed 003 §4.9, corrected by upstream: the
-// operator's `status.state` is one of initializing, pending, successful, failed — the seed's
-// `deploying` is accepted too — and messages are in `status.conditions`; `status.message` only
-// exists in some releases, so it is read when present).
+// DynamoGraphDeployment status → unified status. The operator's `status.state` is one of
+// initializing (the schema default, before the first reconcile), pending (reconciled, not all
+// services ready, or a rolling update in progress), successful, failed (the last reconcile
+// failed); its `Ready` condition is True exactly when the state is successful and carries the
+// reason and message (ai-dynamo: deploy/operator/api/v1alpha1/dynamographdeployment_types.go,
+// internal/controller/dynamographdeployment_controller.go). `status.message` only exists in some
+// releases, so it is read when present. A status older than the spec (`status.observedGeneration`
+// below `metadata.generation`) describes the previous spec: the change is still being rolled out.
 import { DYNAMO_FRONTEND_PORT } from './plan';
 import { conditionsOf, countOf, EndpointStatus, findCondition, isTerminating, ModelDeploymentStatus, OPENAI_BASE_PATH, providerStatusOf, textOf, UpstreamResource } from '../../status';
 
@@ -16,9 +20,9 @@ export function dynamoEndpoint(name: string): EndpointStatus {
 /** Maps a DynamoGraphDeployment (with `status`) to the unified status. */
 export function translateDynamoStatus(dgd: UpstreamResource, providerName = 'dynamo'): ModelDeploymentStatus {
   const name = dgd.metadata?.name ?? '';
-  const status = (dgd.status ?? {}) as { state?: unknown; message?: unknown; services?: Record<string, ServiceStatus> };
+  const status = (dgd.status ?? {}) as { state?: unknown; message?: unknown; observedGeneration?: unknown; services?: Record<string, ServiceStatus> };
   const services = ((dgd.spec as { services?: Record<string, ServiceSpec> } | undefined)?.services) ?? {};
-  // Replicas count workers only (seed 003 §4.2, example 3: 2 prefill + 4 decode = 6).
+  // Replicas count workers only (2 prefill + 4 decode workers are 6 replicas).
   const workers = Object.entries(services).filter(([, s]) => s?.componentType !== 'frontend' && s?.componentType !== 'main');
   const desired = workers.reduce((sum, [, s]) => sum + (countOf(s?.replicas) ?? 1), 0);
   const base = {
@@ -35,6 +39,11 @@ export function translateDynamoStatus(dgd: UpstreamResource, providerName = 'dyn
 
   if (isTerminating(dgd)) return { ...base, phase: 'Terminating', replicas: notReady };
   const state = textOf(status.state);
+  const observed = countOf(status.observedGeneration);
+  const generation = countOf(dgd.metadata?.generation);
+  if (state === 'successful' && observed !== undefined && generation !== undefined && observed < generation) {
+    return { ...base, phase: 'Deploying', message: 'the operator has not reconciled the latest spec yet', replicas: notReady };
+  }
   switch (state) {
     case 'successful':
       return {
@@ -45,7 +54,6 @@ export function translateDynamoStatus(dgd: UpstreamResource, providerName = 'dyn
     case 'failed':
       return { ...base, phase: 'Failed', message, replicas: notReady };
     case 'pending':
-    case 'deploying':
       return { ...base, phase: 'Deploying', message, replicas: notReady };
     case 'initializing':
       return { ...base, phase: 'Pending', message, replicas: notReady };

@@ -42,6 +42,9 @@ const BACKENDS: Readonly<Record<DynamoPlan['backendFramework'], DynamoGraphDeplo
   trtllm: DynamoGraphDeploymentSpecBackendFramework.TRTLLM,
 };
 
+/** The pod volume a component's ConfigMap is mounted from. */
+const CONFIG_VOLUME = 'engine-config';
+
 /** The `nvidia.com/v1alpha1` transformer. */
 export class DynamoV1Alpha1Transformer implements DynamoTransformer {
   public readonly apiVersion = 'nvidia.com/v1alpha1';
@@ -74,7 +77,13 @@ export class DynamoV1Alpha1Transformer implements DynamoTransformer {
         imagePullSecrets: pods.identity.imagePullSecrets?.map((s) => ({ ...s })),
         nodeSelector: nonEmpty(pods.nodeSelector),
         tolerations: pods.tolerations.length > 0 ? pods.tolerations.map((t) => ({ ...t })) : undefined,
-        mainContainer: { image: c.image, command: c.command.map(literalArg), args: c.args.map(literalArg) },
+        volumes: c.configMount ? [{ name: CONFIG_VOLUME, configMap: { name: c.configMount.configMap } }] : undefined,
+        mainContainer: {
+          image: c.image,
+          command: c.command.map(literalArg),
+          args: c.args.map(literalArg),
+          volumeMounts: c.configMount ? [{ name: CONFIG_VOLUME, mountPath: c.configMount.mountPath, readOnly: true }] : undefined,
+        },
       },
     };
   }
