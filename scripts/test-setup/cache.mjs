@@ -1,9 +1,12 @@
-// What the test set-up scripts share: the cache root, and directories built once under a lock and
+// What the test set-up scripts share: whether this is CI, the cache root, and directories built once under a lock and
 // marked ready (other test runs on the machine share the cache).
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+
+/** Whether this is a CI run (`CI=true`): what cannot be set up is then an error, not a skip. */
+export const CI = process.env.CI === 'true' || process.env.CI === '1';
 
 /** How long a build lock of another process is waited for before it is taken as abandoned. */
 const LOCK_STALE_MS = 60 * 60 * 1000;

@@ -25,12 +25,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheRoot, cachedOrBuilt, escape, hash8, removeOlder, writeAtomically } from './cache.mjs';
+import { CI, cacheRoot, cachedOrBuilt, escape, hash8, removeOlder, writeAtomically } from './cache.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'llama-stack-envs');
 const MANIFEST = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'envs.json'), 'utf8'));
-const CI = process.env.CI === 'true' || process.env.CI === '1';
 
 class Unreachable extends Error {}
 

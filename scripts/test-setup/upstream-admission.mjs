@@ -13,11 +13,10 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheRoot, cachedOrBuilt, hash8, removeOlder, writeAtomically } from './cache.mjs';
+import { CI, cacheRoot, cachedOrBuilt, hash8, removeOlder, writeAtomically } from './cache.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SOURCE = path.join(ROOT, 'test', 'upstream-admission');
-const CI = process.env.CI === 'true' || process.env.CI === '1';
 /**
  * `go build` flags: go.sum is never rewritten; no paths of this machine and no VCS stamp in the binary (it
  * depends on the sources and these flags, which name its cache directory, not on the checkout).

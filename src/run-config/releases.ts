@@ -1,6 +1,7 @@
 import { CRD_SECTION_BY_API, LLAMA_STACK_APIS, LlamaStackApi } from './apis';
 import { RunConfigError } from './errors';
 import { clip } from './fields';
+import { imageTag } from '../image-reference';
 
 /**
  * What one llama-stack release line accepts in a config, read from the released wheels
@@ -151,9 +152,8 @@ export function knownReleasesText(releases: readonly LlamaStackRelease[] = LLAMA
  * (`llamastack/distribution-starter:0.2.23` → 0.2); undefined for `latest`, digests and other tags.
  */
 export function releaseOfImageTag(image: string): LlamaStackRelease | undefined {
-  const name = image.split('@')[0];
-  const colon = name.lastIndexOf(':');
-  return colon > name.lastIndexOf('/') ? findRelease(name.slice(colon + 1)) : undefined;
+  const tag = imageTag(image);
+  return tag === undefined ? undefined : findRelease(tag);
 }
 
 /** `llama-stack 0.7`, or `llama-stack 0.8 (published as ogx)`. */

@@ -57,6 +57,11 @@ export function sandboxSupport(): SandboxSupport {
   return support;
 }
 
+/** Whether this is a CI run (`CI=true`), where a missing real component fails instead of skipping. */
+export function inCi(): boolean {
+  return process.env.CI === 'true' || process.env.CI === '1';
+}
+
 /**
  * `describe` for tests that need real sandboxes: runs them when bubblewrap works; otherwise fails
  * loudly in CI (`CI=true`) and skips with the reason locally.
@@ -72,7 +77,7 @@ export function describeWithSandbox(name: string, fn: () => void): void {
 export function describeWhen(name: string, s: SandboxSupport, what: string, fn: () => void): void {
   if (s.ok) {
     describe(name, fn);
-  } else if (process.env.CI === 'true' || process.env.CI === '1') {
+  } else if (inCi()) {
     describe(name, () => {
       test(`${what} is available (required in CI)`, () => {
         throw new Error(`${s.reason}\n.ci/run installs ${what}; these tests cannot run without it.`);

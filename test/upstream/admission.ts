@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SandboxSupport } from '../sandbox/host';
+import { inCi, SandboxSupport } from '../sandbox/host';
 import { testEnvsCacheDir } from '../sandbox/test-envs';
 
 /** What upstream said about one object. */
@@ -73,7 +73,7 @@ let warned = false;
 export function expectUpstreamAdmits(objects: readonly unknown[]): void {
   const support = upstreamAdmissionSupport();
   if (!support.ok) {
-    if (process.env.CI === 'true' || process.env.CI === '1') throw new Error(`${support.reason}\nIn CI the rendered objects must pass upstream admission.`);
+    if (inCi()) throw new Error(`${support.reason}\nIn CI the rendered objects must pass upstream admission.`);
     if (!warned) {
       // eslint-disable-next-line no-console
       console.warn(`SKIPPED upstream admission of rendered objects: ${support.reason}. In CI (CI=true) this is a failure.`);

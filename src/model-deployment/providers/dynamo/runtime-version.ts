@@ -4,17 +4,10 @@
 // rejects a component whose image tag is not a version unless `runtimeVersionOverride` (core
 // semver, `major.minor.patch`) is set on it. The vendored nvidia.com/v1alpha1 schema (Dynamo
 // 0.6.1) has no such field, so it cannot be rendered: the user is told what to do instead.
+import { imageTag } from '../../../image-reference';
 
 /** A tag the operator can read a version from: `1.0.1`, `v1.0.1`, `1.4.0-efa`. */
 const VERSION_TAG = /^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)([-+][0-9A-Za-z.+-]*)?$/;
-
-/** The tag of an image reference, or undefined (no tag, or a digest only). */
-export function imageTag(image: string): string | undefined {
-  const name = image.split('@')[0];
-  const lastSlash = name.lastIndexOf('/');
-  const colon = name.indexOf(':', lastSlash + 1);
-  return colon < 0 ? undefined : name.slice(colon + 1);
-}
 
 /** The warning for a user image whose tag newer operators cannot read a Dynamo version from. */
 export function runtimeVersionWarning(image: string): string | undefined {
