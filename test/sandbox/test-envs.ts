@@ -1,7 +1,7 @@
 /**
  * The test environments set up by scripts/test-setup/llama-stack-envs.mjs before jest runs (`npm test`):
  * a Python 3.12 virtual environment per llama-stack release with the real server, the wheels of real
- * out-of-tree providers from PyPI, and a virtual environment per tool (envs.json `tools`, e.g. ai-dynamo).
+ * out-of-tree providers from PyPI, and a virtual environment per tool (envs.json `tools`, e.g. ai-dynamo-vllm).
  * This module reads the index that script writes.
  */
 import * as fs from 'node:fs';
@@ -51,7 +51,7 @@ export interface ProviderWheels {
 
 /** A virtual environment with one tool (an envs.json `tools` entry) installed from its lock. */
 export interface ToolEnv {
-  /** The entry's name, e.g. `ai-dynamo`. */
+  /** The entry's name, e.g. `ai-dynamo-vllm`. */
   readonly name: string;
   /** The tool's release, e.g. `1.0.1`. */
   readonly version: string;
@@ -100,7 +100,7 @@ export function providerWheels(name: string): Found<ProviderWheels> {
   return lookUp(name, (index) => index.providerWheels[name], (w) => w.wheels.map((f) => path.join(w.wheelDir, f)));
 }
 
-/** The environment of a tool named in envs.json `tools`, e.g. `toolEnv('ai-dynamo')`. */
+/** The environment of a tool named in envs.json `tools`, e.g. `toolEnv('ai-dynamo-vllm')`. */
 export function toolEnv(name: string): Found<ToolEnv> {
   return lookUp(`tool ${name}`, (index) => index.tools?.[name], (env) => [env.python]);
 }
