@@ -1,7 +1,7 @@
-import { readFileSync } from 'fs';
 import { resolve } from 'path';
 import { CliIo } from './io';
 import { RunConfigError } from '../run-config/errors';
+import { describeFsError, readRegularFileCapped } from '../run-config/files';
 import { parseUntrustedYamlStream, YamlLimits } from '../run-config/safe-yaml';
 
 /** One parsed YAML document of the input. */
@@ -27,8 +27,9 @@ export const MANIFEST_LIMITS: YamlLimits = { maxBytes: 16 * 1024 * 1024, maxDept
 
 /**
  * Reads and parses multi-document YAML from files (`-` or no file: standard input), with the same
- * hardened reader as the merge (YAML 1.1, as kubectl reads manifests). Empty documents are skipped;
- * errors name the file, document, line and column.
+ * hardened reader as the merge (YAML 1.1, as kubectl reads manifests). Files must be regular files
+ * within the size limit: a directory, FIFO or device is refused without being waited on. Empty
+ * documents are skipped; errors name the file, document, line and column.
  */
 export async function readInputs(files: readonly string[], io: CliIo): Promise<Inputs> {
   const sources = files.length === 0 ? ['-'] : files;
@@ -38,9 +39,10 @@ export async function readInputs(files: readonly string[], io: CliIo): Promise<I
     const source = file === '-' ? '<stdin>' : file;
     let text: string;
     try {
-      text = file === '-' ? await io.readStdin() : readFileSync(resolve(io.cwd, file), 'utf8');
+      text = file === '-' ? await io.readStdin() : readRegularFileCapped(resolve(io.cwd, file), MANIFEST_LIMITS.maxBytes);
     } catch (e) {
-      errors.push(`cannot read ${source}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+      // Named as the user wrote it, not as resolved against the working directory.
+      errors.push(file === '-' ? `cannot read standard input: ${(e as Error).message}` : describeFsError(Object.assign(e as object, { path: file })));
       continue;
     }
     try {

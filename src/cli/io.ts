@@ -1,4 +1,5 @@
 import { parseArgs, ParseArgsConfig } from 'util';
+import { closest } from './suggest';
 
 /** What a CLI command may touch of the outside world; tests pass their own. */
 export interface CliIo {
@@ -30,8 +31,20 @@ export class UsageError extends Error {
   }
 }
 
-/** The real process streams. */
+/** Exit code of a program stopped by SIGPIPE (128 + 13), as `cat` reports when its reader goes away. */
+export const EXIT_BROKEN_PIPE = 141;
+
+/**
+ * The real process streams. A reader that stops early (`render | head -c 10`) ends the run quietly
+ * with {@link EXIT_BROKEN_PIPE}; any other failure to write standard output (a full disk behind
+ * `> file`) is reported in one line with exit code 1, never with a stack trace.
+ */
 export function processIo(): CliIo {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') process.stderr.write(`error: cannot write standard output: ${e.code === 'ENOSPC' ? 'no space left on the device' : e.message}\n`);
+    process.exit(e.code === 'EPIPE' ? EXIT_BROKEN_PIPE : 1);
+  });
+  process.stderr.on('error', () => undefined);
   return {
     readStdin: async () => {
       const chunks: Buffer[] = [];
@@ -46,11 +59,19 @@ export function processIo(): CliIo {
   };
 }
 
-/** Parses a command's arguments with `util.parseArgs`; bad usage becomes a {@link UsageError}. */
+/**
+ * Parses a command's arguments with `util.parseArgs`; bad usage becomes a {@link UsageError}, which
+ * for a mistyped option names the option meant.
+ */
 export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
   try {
     return parseArgs(config);
   } catch (e) {
+    const unknown = (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '(-[^']*)'/.exec((e as Error).message) : null;
+    if (unknown) {
+      const meant = closest(unknown[1].split('=')[0], Object.keys(config.options ?? {}).map((o) => `--${o}`));
+      throw new UsageError(`unknown option '${unknown[1]}'${meant ? `; did you mean '${meant}'?` : ''}`);
+    }
     throw new UsageError((e as Error).message);
   }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { COMMANDS } from './commands';
 import { CliIo, processIo, UsageError } from './io';
+import { closest } from './suggest';
 
 const HELP = (): string => [
   'Usage: kube-inference <command> [options]',
@@ -8,20 +9,35 @@ const HELP = (): string => [
   'Commands:',
   ...COMMANDS.map((c) => `  ${c.name.padEnd(14)} ${c.summary}`),
   '',
-  'Run `kube-inference <command> --help` for the options of a command.',
+  'Options:',
+  '  -h, --help     print this help (`kube-inference help <command>` or `<command> --help`: a command\'s options)',
+  '  -V, --version  print the version of kube-inference-constructs',
   '',
 ].join('\n');
 
+/** The package's version, as published. */
+function version(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('../../package.json') as { version: string }).version;
+}
+
 /** Runs the CLI with the given arguments; resolves to the exit code. Never throws. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const [name, ...rest] = argv;
+  const [first, ...afterFirst] = argv;
+  if (first === '--version' || first === '-V') {
+    io.stdout(`${version()}\n`);
+    return 0;
+  }
+  // `help <command>` is `<command> --help`.
+  const [name, ...rest] = first === 'help' && afterFirst.length > 0 ? [afterFirst[0], '--help'] : argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     (name === undefined ? io.stderr : io.stdout)(HELP());
     return name === undefined ? 2 : 0;
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    io.stderr(`error: unknown command '${name}'\n\n${HELP()}`);
+    const meant = closest(name, name.startsWith('-') ? ['--help', '--version'] : COMMANDS.map((c) => c.name));
+    io.stderr(`error: unknown ${name.startsWith('-') ? 'option' : 'command'} '${name}'${meant ? `; did you mean '${meant}'?` : ''}\n\n${HELP()}`);
     return 2;
   }
   const command = entry.load();

@@ -61,6 +61,7 @@ export const renderCommand: Command = {
     const errors: string[] = [];
     const warnings: string[] = [];
     const rendered: Rendered[] = [];
+    const owners = new Map<string, string>();
     for (const input of inputs.documents) {
       const doc = input.value;
       const name = typeof doc?.metadata?.name === 'string' ? doc.metadata.name : undefined;
@@ -83,6 +84,7 @@ export const renderCommand: Command = {
         throw e;
       }
       warnings.push(...result.warnings.map((w) => `warning: ${label}: ${w}\n`));
+      errors.push(...claimObjects(owners, result.manifests, label, namespace));
       rendered.push({
         label,
         fileName: `${namespace ? `${namespace}.` : ''}${name}.k8s.yaml`,
@@ -103,6 +105,27 @@ export const renderCommand: Command = {
     return writeOutputs(resolve(io.cwd, outputDir), rendered, io.stderr);
   },
 };
+
+/**
+ * Records which document renders each object (by API group, kind, namespace and name) and returns an
+ * error for every object another document already renders: applied together, the second would
+ * silently replace the first, on standard output as much as in files.
+ */
+function claimObjects(owners: Map<string, string>, manifests: readonly any[], label: string, namespace: string | undefined): string[] {
+  const errors: string[] = [];
+  for (const m of manifests) {
+    const group = typeof m.apiVersion === 'string' && m.apiVersion.includes('/') ? m.apiVersion.split('/')[0] : '';
+    const ns = m.metadata?.namespace ?? namespace ?? '';
+    const object = `${m.kind}${group ? `.${group}` : ''} ${ns ? `${ns}/` : ''}${m.metadata?.name}`;
+    const other = owners.get(object);
+    if (other && other !== label) {
+      errors.push(`${label} and ${other} both render ${object}: give the documents different names or namespaces.`);
+    } else {
+      owners.set(object, label);
+    }
+  }
+  return errors;
+}
 
 /** Writes every rendered document into `dir`, all or nothing (see {@link writeFilesAtomically}). */
 function writeOutputs(dir: string, rendered: readonly Rendered[], stderr: (text: string) => void): number {

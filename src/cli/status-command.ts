@@ -5,18 +5,19 @@ import { isRecord } from '../checks';
 import { ModelDeploymentStatus } from '../model-deployment/status';
 import { translateStatus } from '../model-deployment/translate-status';
 
-const USAGE = `Usage: kube-inference status -f FILE [-o yaml|json]
+const USAGE = `Usage: kube-inference status [FILE ...] [-f FILE] [-o yaml|json]
 
 Prints the unified status of model deployments (phase, message, replicas, endpoint, provider)
 from their upstream resources as saved with \`kubectl get -o yaml\`: KAITO Workspaces, Dynamo
 DynamoGraphDeployments and KubeRay RayServices, one resource or a List of them.
 
-  -f, --filename FILE  the saved resources; '-' reads standard input (repeatable)
+  FILE                 the saved resources; '-' (or no FILE) reads standard input
+  -f, --filename FILE  the same, as kubectl spells it (repeatable)
   -o, --output FORMAT  yaml (default: one document per resource) or json (an object for one
                        resource, an array for several)
 
 Example:
-  kubectl get dynamographdeployment llama-8b -o yaml | kube-inference status -f -
+  kubectl get dynamographdeployment llama-8b -o yaml | kube-inference status
 
 Exit code 1, with nothing on standard output, when an input cannot be read or holds a resource no
 provider understands.
@@ -29,10 +30,10 @@ export const statusCommand: Command = {
   run: async (args, io) => {
     const parsed = parseCommandArgs({
       args,
+      allowPositionals: true,
       options: { filename: { type: 'string', short: 'f', multiple: true }, output: { type: 'string', short: 'o', default: 'yaml' } },
     });
-    const files = parsed.values.filename ?? [];
-    if (files.length === 0) throw new UsageError('missing -f FILE (use -f - for standard input)');
+    const files = [...(parsed.values.filename ?? []), ...parsed.positionals];
     const format = parsed.values.output;
     if (format !== 'yaml' && format !== 'json') throw new UsageError(`unknown output format '${format}': use yaml or json`);
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -24,21 +25,26 @@ export class InputTooLargeError extends Error {
 export function readTextCapped(file: string, maxBytes: number): string {
   const { fd, owned } = openForReading(file);
   try {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.alloc(Math.min(64 * 1024, maxBytes + 1 - total));
-      const n = readSome(fd, chunk);
-      if (n === 0) break;
-      chunks.push(chunk.subarray(0, n));
-      total += n;
-      if (total > maxBytes) throw new InputTooLargeError(file, maxBytes);
-    }
-    // Decoded once whole: a character split between two chunks stays one character.
-    return Buffer.concat(chunks).toString('utf8');
+    return readCapped(fd, file, maxBytes);
   } finally {
     if (owned) fs.closeSync(fd);
   }
+}
+
+/** Reads `fd` to its end in chunks, stopping as soon as more than `maxBytes` have come. */
+function readCapped(fd: number, file: string, maxBytes: number): string {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.alloc(Math.min(64 * 1024, maxBytes + 1 - total));
+    const n = readSome(fd, chunk);
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    total += n;
+    if (total > maxBytes) throw new InputTooLargeError(file, maxBytes);
+  }
+  // Decoded once whole: a character split between two chunks stays one character.
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
@@ -75,22 +81,26 @@ export interface OutputFile {
 }
 
 /**
- * Writes files so that a reader never sees a half-written one: each goes to a temporary file in the
- * same directory, is flushed to disk, and only when all are written are they renamed into place
- * (a rename within a directory is atomic). On failure the temporary files are removed.
+ * Writes files so that a reader never sees a half-written one, and all of them or none: every target
+ * is checked first (a directory or other non-file where a file must go fails before anything is
+ * written), then each file goes to a temporary file in the same directory, created exclusively
+ * (`O_EXCL`: never an existing file or a symlink planted there), is flushed to disk, and only when all
+ * are written are they renamed into place (a rename within a directory is atomic). On failure the
+ * temporary files are removed. Errors carry the path they concern (`describeFsError` names it).
  */
 export function writeFilesAtomically(dir: string, files: readonly OutputFile[]): void {
-  fs.mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
+  for (const file of files) checkTarget(path.join(dir, file.name));
   const staged: Array<{ temp: string; final: string }> = [];
   try {
     for (const file of files) {
-      // In a container every run is PID 1, so a name with the pid alone may be left over from a crash: overwrite it.
-      const temp = path.join(dir, `.${file.name}.${process.pid}.tmp`);
+      const { temp, fd } = createTemporary(dir, file.name);
       staged.push({ temp, final: path.join(dir, file.name) });
-      const fd = fs.openSync(temp, 'w', 0o644);
       try {
         fs.writeFileSync(fd, file.text, 'utf8');
         fs.fsyncSync(fd);
+      } catch (e) {
+        throw withPath(e, dir);
       } finally {
         fs.closeSync(fd);
       }
@@ -105,6 +115,108 @@ export function writeFilesAtomically(dir: string, files: readonly OutputFile[]):
     throw e;
   }
   syncDirectory(dir);
+}
+
+/**
+ * `mkdir -p`, one component at a time. Node's own recursive mkdir never returns for a path under
+ * /proc (each attempt fails with ENOENT and it tries the parent again), so it is not used.
+ */
+function makeDirectory(dir: string): void {
+  const absolute = path.resolve(dir);
+  const parts = absolute.split(path.sep).filter((p) => p !== '');
+  let current = path.parse(absolute).root;
+  for (const part of parts) {
+    current = path.join(current, part);
+    try {
+      fs.mkdirSync(current);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (!fs.statSync(current).isDirectory()) throw fsError('ENOTDIR', current);
+    }
+  }
+}
+
+/** A target path that exists must be a regular file (or a symlink, which the rename replaces). */
+function checkTarget(target: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(target);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  }
+  if (!stat.isFile() && !stat.isSymbolicLink()) throw new NotARegularFileError(target, fileKind(stat), 'write');
+}
+
+/** A new temporary file next to `name`, opened for writing; never one that existed before. */
+function createTemporary(dir: string, name: string): { temp: string; fd: number } {
+  for (let attempt = 0; ; attempt++) {
+    const temp = path.join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      // 'wx' is O_CREAT | O_EXCL: it fails on any existing name, a symlink included, so it never follows one.
+      return { temp, fd: fs.openSync(temp, 'wx', 0o644) };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 8) throw e;
+    }
+  }
+}
+
+/** A path that is not a regular file where one is needed: a directory, a FIFO, a device or a socket. */
+export class NotARegularFileError extends Error {
+  public readonly path: string;
+  /** In words: `a directory`, `a FIFO (named pipe)`, … */
+  public readonly kind: string;
+  /** Whether the file was to be read or written. */
+  public readonly action: 'read' | 'write';
+
+  public constructor(file: string, kind: string, action: 'read' | 'write') {
+    super(`${file} is ${kind}, not a regular file`);
+    this.name = 'NotARegularFileError';
+    this.path = file;
+    this.kind = kind;
+    this.action = action;
+  }
+}
+
+/** What a non-regular file is, in words. */
+function fileKind(stat: fs.Stats): string {
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * Reads a regular file as UTF-8, at most `maxBytes`. Anything else is refused without waiting on it:
+ * the file is opened non-blocking (opening a FIFO would otherwise wait for a writer) and checked on
+ * the open descriptor, so it cannot be swapped between the check and the read.
+ *
+ * @throws NotARegularFileError for a directory, FIFO, device or socket; InputTooLargeError beyond `maxBytes`
+ */
+export function readRegularFileCapped(file: string, maxBytes: number): string {
+  // eslint-disable-next-line no-bitwise -- open(2) flags are a bit set
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY);
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new NotARegularFileError(file, fileKind(stat), 'read');
+    return readCapped(fd, file, maxBytes);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function withPath(e: unknown, p: string): unknown {
+  const err = e as NodeJS.ErrnoException;
+  if (err && typeof err === 'object' && err.path === undefined) err.path = p;
+  return e;
+}
+
+function fsError(code: string, p: string): NodeJS.ErrnoException {
+  const err: NodeJS.ErrnoException = new Error(`${code}: ${p}`);
+  err.code = code;
+  err.path = p;
+  return err;
 }
 
 /** Flushes the directory entry of the renames; some file systems do not support it, which is harmless. */
@@ -124,6 +236,11 @@ function syncDirectory(dir: string): void {
 export function describeFsError(e: unknown): string {
   if (e instanceof InputTooLargeError) {
     return `${e.path} is larger than the limit of ${e.limit} bytes (${e.limit / 1024} KiB); it was not read further.`;
+  }
+  if (e instanceof NotARegularFileError) {
+    return e.action === 'read'
+      ? `${e.path} is ${e.kind}, not a regular file: give a file, or '-' to read standard input.`
+      : `${e.path} is ${e.kind}, where a file must be written: move it away or choose another output directory. Nothing was written.`;
   }
   const err = e as NodeJS.ErrnoException;
   const what = err.path ?? 'The path';

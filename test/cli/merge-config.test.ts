@@ -303,7 +303,7 @@ Resolution: Move the provider to externalProviders.inference section in the Llam
 
 describe('kube-inference merge-config: usage', () => {
   test.each([
-    [['--bogus'], "Unknown option '--bogus'"],
+    [['--bogus'], "unknown option '--bogus'"],
     [['extra'], "unexpected argument 'extra'"],
     [['--config-file-name', '../run.yaml'], "--config-file-name must be a plain file name such as config.yaml or run.yaml, other than extra-providers.yaml and merge-log.txt; found '../run.yaml'"],
     [['--config-file-name', 'merge-log.txt'], '--config-file-name must be a plain file name'],

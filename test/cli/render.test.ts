@@ -122,7 +122,7 @@ describe('kube-inference render', () => {
   test('a missing file is a clear error', async () => {
     const r = await cli(['render', 'nope.yaml']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('error: cannot read nope.yaml: no such file\n');
+    expect(r.stderr).toBe('error: nope.yaml does not exist.\n');
   });
 
   test('unknown flags are usage errors (exit 2)', async () => {

@@ -82,11 +82,16 @@ describe('kube-inference status -f FILE', () => {
   test('unreadable input: exit 1 with the reason', async () => {
     const r = await run(['-f', join(tmpdir(), 'does-not-exist.yaml')]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: cannot read .*does-not-exist\.yaml: no such file\n$/);
+    expect(r.stderr).toMatch(/^error: .*does-not-exist\.yaml does not exist\.\n$/);
+  });
+
+  test('FILE may be given as the other commands take it, and no FILE reads standard input', async () => {
+    const withFlag = await run(['-f', file(stringify(DGD))]);
+    expect(await run([file(stringify(DGD))])).toEqual(withFlag);
+    expect(await run([], stringify(DGD))).toEqual(withFlag);
   });
 
   test('usage errors', async () => {
-    await expect(run([])).rejects.toThrow(new UsageError('missing -f FILE (use -f - for standard input)'));
     await expect(run(['-f', '-', '-o', 'table'])).rejects.toThrow("unknown output format 'table': use yaml or json");
     await expect(run(['--bogus'])).rejects.toThrow(UsageError);
   });
@@ -98,7 +103,7 @@ test('`kube-inference status` is a registered subcommand', async () => {
   const r = await cli(['status', '-f', '-'], { stdin: stringify(DGD) });
   expect(r.code).toBe(0);
   expect(parse(r.stdout).phase).toBe('Running');
-  const usage = await cli(['status']);
+  const usage = await cli(['status', '-o', 'table']);
   expect(usage.code).toBe(2);
-  expect(usage.stderr).toContain('error: missing -f FILE (use -f - for standard input)');
+  expect(usage.stderr).toContain("error: unknown output format 'table': use yaml or json");
 });

@@ -1,0 +1,27 @@
+/**
+ * The known word closest to a mistyped one, for "did you mean …?": within two edits (or one for
+ * words of up to four letters), else undefined. Ties go to the earlier word of `known`.
+ */
+export function closest(word: string, known: readonly string[]): string | undefined {
+  const limit = word.length <= 4 ? 1 : 2;
+  let best: { word: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = editDistance(word, candidate);
+    if (distance <= limit && (best === undefined || distance < best.distance)) best = { word: candidate, distance };
+  }
+  return best?.word;
+}
+
+/** Levenshtein distance, with a swap of two neighbouring letters counted as one edit. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}

@@ -1,0 +1,164 @@
+// What every kube-inference command promises: --version and help, suggestions for mistyped words, and
+// no Node stack trace or hang on any input or output (pipes closed early, FIFOs, directories, /proc,
+// blocked targets); -o writes all files or none.
+import { spawn, spawnSync } from 'child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { cli } from './run';
+import { EXIT_BROKEN_PIPE } from '../../src/cli/io';
+import { writeFilesAtomically } from '../../src/run-config/files';
+
+const FIXTURE = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
+const BIN = join(__dirname, '..', '..', 'lib', 'cli', 'main.js');
+const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+const tmp = () => mkdtempSync(join(tmpdir(), 'cli-contract-'));
+
+/** Runs the built binary; a run that does not end within 20 s is killed and reported (never waited on). */
+function binary(args: string[], input?: string) {
+  const r = spawnSync('node', [BIN, ...args], { input, timeout: 20_000, encoding: 'utf8' });
+  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('version and help', () => {
+  test.each([['--version'], ['-V']])('%s prints the package version', async (flag) => {
+    expect(await cli([flag])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+  });
+
+  test('help <command> prints what <command> --help prints', async () => {
+    for (const name of ['render', 'validate', 'merge-config', 'status']) {
+      const help = await cli(['help', name]);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain(`Usage: kube-inference ${name}`);
+      expect(help).toEqual(await cli([name, '--help']));
+    }
+  });
+
+  test('help alone lists the commands and the global options', async () => {
+    const r = await cli(['help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('  render ');
+    expect(r.stdout).toContain('-V, --version');
+  });
+});
+
+describe('mistyped words', () => {
+  test.each([
+    [['rendr'], "error: unknown command 'rendr'; did you mean 'render'?"],
+    [['merge-cofnig'], "error: unknown command 'merge-cofnig'; did you mean 'merge-config'?"],
+    [['help', 'stauts'], "error: unknown command 'stauts'; did you mean 'status'?"],
+    [['--verison'], "error: unknown option '--verison'; did you mean '--version'?"],
+    [['deploy'], "error: unknown command 'deploy'\n"],
+  ])('%j: exit 2, %s', async (args, message) => {
+    const r = await cli(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.startsWith(message)).toBe(true);
+  });
+
+  test.each([
+    [['render', '--ouput-dir', 'x'], "error: unknown option '--ouput-dir'; did you mean '--output-dir'?"],
+    [['merge-config', '--metadata-dri', 'x'], "error: unknown option '--metadata-dri'; did you mean '--metadata-dir'?"],
+    [['validate', '--strcit'], "error: unknown option '--strcit'; did you mean '--strict'?"],
+    [['render', '--fancy'], "error: unknown option '--fancy'\n"],
+  ])('%j: exit 2, %s', async (args, message) => {
+    const r = await cli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr.startsWith(message)).toBe(true);
+    expect(r.stderr).toContain(`Usage: kube-inference ${args[0]}`);
+  });
+});
+
+describe('inputs that are not regular files are refused, never waited on', () => {
+  test('a FIFO: refused at once, even with nobody writing to it', () => {
+    const fifo = join(tmp(), 'manifests.yaml');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    for (const command of ['render', 'validate', 'status']) {
+      const r = binary([command, fifo]);
+      expect({ command, signal: r.signal, code: r.code, stdout: r.stdout })
+        .toEqual({ command, signal: null, code: 1, stdout: '' });
+      expect(r.stderr).toBe(`error: ${fifo} is a FIFO (named pipe), not a regular file: give a file, or '-' to read standard input.\n`);
+    }
+  });
+
+  test('a directory and a device', async () => {
+    const dir = tmp();
+    expect((await cli(['render', dir])).stderr).toBe(`error: ${dir} is a directory, not a regular file: give a file, or '-' to read standard input.\n`);
+    expect((await cli(['render', '/dev/zero'])).stderr).toBe("error: /dev/zero is a device, not a regular file: give a file, or '-' to read standard input.\n");
+  });
+
+  test('a file over the input limit is not read further', async () => {
+    const file = join(tmp(), 'big.yaml');
+    writeFileSync(file, `# ${'x'.repeat(16 * 1024 * 1024)}\n`);
+    const r = await cli(['render', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`error: ${file} is larger than the limit of 16777216 bytes (16384 KiB); it was not read further.\n`);
+  });
+});
+
+describe('output that cannot be written', () => {
+  test('a reader that stops early (render | head -c 10): a quiet exit, no stack trace', async () => {
+    // Far more output than a pipe holds, so the writer is still writing when the reader goes.
+    const text = readFileSync(FIXTURE, 'utf8');
+    const many = join(tmp(), 'many.yaml');
+    writeFileSync(many, Array.from({ length: 40 }, (_, i) => text.replace(/team-([ab])/g, `team-$1-${i}`)).join('\n---\n'));
+    const child = spawn('node', [BIN, 'render', many], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    const code = await new Promise<number | null>((resolve) => {
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.on('close', (c) => resolve(c));
+    });
+    expect({ code, stderr }).toEqual({ code: EXIT_BROKEN_PIPE, stderr: '' });
+  });
+
+  test('-o under /proc fails at once with the path named', () => {
+    const r = binary(['render', FIXTURE, '-o', '/proc/kube-inference/out']);
+    expect({ signal: r.signal, code: r.code, stdout: r.stdout }).toEqual({ signal: null, code: 1, stdout: '' });
+    expect(r.stderr).toBe('error: cannot write to /proc/kube-inference/out: /proc/kube-inference does not exist.\n');
+  });
+
+  test('-o is all or nothing when one target is blocked: nothing is renamed into place', async () => {
+    const dir = tmp();
+    mkdirSync(join(dir, 'ai.team-b.k8s.yaml'));
+    writeFileSync(join(dir, 'ai.team-a.k8s.yaml'), 'old\n');
+    const r = await cli(['render', FIXTURE, '-o', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`error: cannot write to ${dir}: ${join(dir, 'ai.team-b.k8s.yaml')} is a directory, where a file must be written: `
+      + 'move it away or choose another output directory. Nothing was written.\n');
+    expect(readdirSync(dir).sort()).toEqual(['ai.team-a.k8s.yaml', 'ai.team-b.k8s.yaml']);
+    expect(readFileSync(join(dir, 'ai.team-a.k8s.yaml'), 'utf8')).toBe('old\n');
+  });
+
+  test('temporary files are new files: a symlink planted where one could go is never followed', () => {
+    const dir = tmp();
+    const victim = join(tmp(), 'victim');
+    writeFileSync(victim, 'untouched\n');
+    // Every name the old scheme could pick (name + pid) now points at the victim.
+    symlinkSync(victim, join(dir, `.out.yaml.${process.pid}.tmp`));
+    writeFilesAtomically(dir, [{ name: 'out.yaml', text: 'new\n' }]);
+    expect(readFileSync(victim, 'utf8')).toBe('untouched\n');
+    expect(readFileSync(join(dir, 'out.yaml'), 'utf8')).toBe('new\n');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp') && !f.includes(String(process.pid)))).toEqual([]);
+  });
+});
+
+describe('the same object from two documents', () => {
+  const twice = () => {
+    const text = readFileSync(FIXTURE, 'utf8');
+    return `${text}\n---\n${text}`;
+  };
+
+  test('fails on standard output as it does with -o, naming both documents and the object', async () => {
+    const onStdout = await cli(['render', '-'], { stdin: twice() });
+    const dir = tmp();
+    const inDir = await cli(['render', '-', '-o', dir], { stdin: twice() });
+    for (const r of [onStdout, inDir]) {
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('error: <stdin> document 3 (LlamaStackDistribution "team-a") and <stdin> document 1 (LlamaStackDistribution "team-a") '
+        + 'both render Deployment.apps ai/team-a: give the documents different names or namespaces.\n');
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
