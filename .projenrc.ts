@@ -9,24 +9,33 @@ const project = new typescript.TypeScriptProject({
   defaultReleaseBranch: 'main',
   packageManager: javascript.NodePackageManager.NPM,
   projenrcTs: true,
-  // require() of ES modules (the CEL library is ESM-only) works natively from Node 20.19.
+  // The oldest Node.js release the library is supported on (the CI machines run Node 20.20).
   minNodeVersion: '20.19.0',
   typescriptVersion: '~5.9.3',
+  keywords: ['cdk8s', 'pulumi', 'kubernetes', 'llama-stack', 'llm', 'inference', 'kaito', 'dynamo', 'kuberay', 'constructs'],
+  repository: 'https://github.com/kube-inference/kube-inference-constructs.git',
+  homepage: 'https://github.com/kube-inference/kube-inference-constructs#readme',
+  bugsUrl: 'https://github.com/kube-inference/kube-inference-constructs/issues',
 
   deps: [
-    'cdk8s@^2.70.0',
     'cdk8s-plus-28@^2.5.0',
-    'constructs@^10.4.0',
     'yaml@^2.8.0',
     'ajv@^8.17.0',
-    '@marcbachmann/cel-js@^8.0.0',
     // Schemas of the core Kubernetes kinds (v4: the last line that ships CommonJS).
     'kubernetes-models@^4.5.1',
   ],
-  // Pulumi users bring their own SDK and Kubernetes provider (the `kube-inference-constructs/pulumi` entry point).
-  peerDeps: ['@pulumi/pulumi@^3.100.0', '@pulumi/kubernetes@^4.10.0'],
-  devDeps: ['cdk8s-cli@^2.200.0', 'typedoc@^0.28.0', 'typedoc-plugin-markdown@^4.9.0', 'ts-node@^10.9.2', 'esbuild@^0.25.0'],
-  bin: { 'kube-inference': 'lib/cli/main.js' },
+  // The app's own cdk8s and constructs: a second copy nested under this package would make its Chart
+  // a different class from the app's. The ranges are what test/consumer/ installs: the lowest and the newest.
+  // Pulumi users bring their own SDK and Kubernetes provider (the `kube-inference-constructs/pulumi`
+  // entry point); cdk8s users need neither, so they are optional.
+  peerDeps: ['cdk8s@^2.68.12', 'constructs@^10.3.0', '@pulumi/pulumi@^3.100.0', '@pulumi/kubernetes@^4.10.0'],
+  devDeps: [
+    'cdk8s-cli@^2.200.0', 'typedoc@^0.28.0', 'typedoc-plugin-markdown@^4.9.0', 'ts-node@^10.9.2', 'esbuild@^0.25.0',
+    // Bundled into src/schema/vendor/cel-js.cjs by scripts/vendor-cel.mjs, not a runtime dependency.
+    '@marcbachmann/cel-js@8.0.0',
+  ],
+  // `npx kube-inference-constructs` runs the CLI straight from the package name.
+  bin: { 'kube-inference': 'lib/cli/main.js', 'kube-inference-constructs': 'lib/cli/main.js' },
 
   // The repository has no hosted CI of its own here; .ci/run is the CI entry point.
   github: false,
@@ -43,11 +52,8 @@ const project = new typescript.TypeScriptProject({
       testMatch: ['<rootDir>/test/**/*.test.ts'],
       collectCoverage: false,
       testTimeout: 120_000,
-      // Jest on Node 20 cannot require() ES modules: compile the ESM-only CEL library to CommonJS.
-      transformIgnorePatterns: ['/node_modules/(?!@marcbachmann/cel-js/)'],
-      transform: {
-        '^.+/@marcbachmann/cel-js/.+\\.js$': new javascript.Transform('ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', moduleResolution: 'node10', isolatedModules: true } }),
-      },
+      // test/fixtures/ holds other projects' files (e.g. a consumer app's own tests), not this project's tests.
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/fixtures/'],
     },
   },
   tsconfig: {
@@ -72,10 +78,20 @@ project.package.addField('exports', {
   './pulumi': { types: './lib/pulumi/index.d.ts', default: './lib/pulumi/index.js' },
   './package.json': './package.json',
 });
-project.package.addField('files', ['lib', 'crds', 'README.md', 'LICENSE', 'API.md']);
+// The version the next release publishes (npm package and merge image, .github/workflows/release.yml).
+project.package.addVersion('0.1.0');
 
-// The init-container scripts are read at run time from beside the compiled module.
+// Projects on `moduleResolution: node` (node10) do not read `exports`: point them at the subpath's types.
+project.package.addField('typesVersions', { '*': { pulumi: ['lib/pulumi/index.d.ts'] } });
+project.package.addField('files', ['lib', 'crds', 'README.md', 'LICENSE', 'API.md', 'CHANGELOG.md']);
+// The peers a cdk8s user does not need.
+project.package.addField('peerDependenciesMeta', { '@pulumi/pulumi': { optional: true }, '@pulumi/kubernetes': { optional: true } });
+
+// The init-container scripts are read at run time from beside the compiled module, and so is the
+// CommonJS bundle of the CEL library.
 project.compileTask.exec('cp src/llama-stack/scripts/*.sh src/llama-stack/scripts/*.py lib/llama-stack/scripts/');
+project.compileTask.exec('mkdir -p lib/schema/vendor && cp src/schema/vendor/cel-js.cjs lib/schema/vendor/');
+project.gitattributes.addAttributes('/src/schema/vendor/cel-js.cjs', 'linguist-generated');
 
 // The main job: synthesise every example with the real cdk8s CLI into manifests.
 const synthExamples = project.addTask('synth-examples', {
@@ -103,6 +119,10 @@ project.testTask.spawn(docgenCheck);
 // src/imports/ is generated from crds/ by `cdk8s import`; stale generated code fails the tests.
 project.addTask('import-crds', { description: 'Regenerate src/imports/ from crds/ with cdk8s import', exec: 'node scripts/import-crds.mjs' });
 project.testTask.spawn(project.addTask('import-crds:check', { description: 'Fail when src/imports/ is stale', exec: 'node scripts/import-crds.mjs --check' }));
+
+// src/schema/vendor/cel-js.cjs is the CEL library bundled into CommonJS; stale, it fails the tests.
+project.addTask('vendor-cel', { description: 'Rebundle the CEL library into src/schema/vendor/cel-js.cjs', exec: 'node scripts/vendor-cel.mjs' });
+project.testTask.spawn(project.addTask('vendor-cel:check', { description: 'Fail when src/schema/vendor/cel-js.cjs is stale', exec: 'node scripts/vendor-cel.mjs --check' }));
 
 // Benchmarks print figures; they are never asserted in tests.
 const bench = project.addTask('bench', { description: 'Run the benchmarks (merge-config, pod start-up) and print the figures' });

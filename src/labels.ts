@@ -1,4 +1,4 @@
-/** The label and annotation domain of this library (in place of the seeds' operator domains). */
+/** The label and annotation domain of this library (in place of the operators' own domains). */
 export const LABEL_DOMAIN = 'kube-inference.io';
 
 /** Value of `app.kubernetes.io/managed-by` on everything this library renders. */

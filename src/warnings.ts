@@ -3,6 +3,9 @@ import { IConstruct } from 'constructs';
 /** Metadata type under which warnings are recorded on a construct node. */
 const WARNING_METADATA = 'kube-inference:warning';
 
+/** How many of each construct's warnings have been printed. */
+const printed = new WeakMap<IConstruct, number>();
+
 /**
  * Context key that turns off printing: set it to true on the app when the caller collects the
  * warnings itself with {@link warningsOf} (the `kube-inference` CLI does).
@@ -24,9 +27,13 @@ export function addWarning(scope: IConstruct, message: string): void {
         if (scope.node.tryGetContext(COLLECT_WARNINGS_CONTEXT) === true) {
           return [];
         }
-        for (const warning of ownWarnings(scope)) {
+        // cdk8s validates the whole app once per chart it synthesises and once more for the app,
+        // so each warning is printed the first time only.
+        const warnings = ownWarnings(scope);
+        for (const warning of warnings.slice(printed.get(scope) ?? 0)) {
           process.stderr.write(`WARNING: ${scope.node.path}: ${warning}\n`);
         }
+        printed.set(scope, warnings.length);
         return [];
       },
     });

@@ -5,7 +5,7 @@ import { ResolvedModelDeployment } from './resolved-spec';
 
 /** `app.kubernetes.io/name` of everything a ModelDeployment renders. */
 export const APP_NAME = 'model-deployment';
-/** Label: always `kube-inference-constructs` (the seed's `kubefoundry.ai/managed-by`). */
+/** Label: always `kube-inference-constructs` (kubeairunway's operator writes its own `managed-by` label). */
 export const MANAGED_BY_LABEL = `${LABEL_DOMAIN}/managed-by`;
 /** Label on the upstream resource and the pods: the ModelDeployment's name. */
 export const MODEL_DEPLOYMENT_LABEL = `${LABEL_DOMAIN}/model-deployment`;
@@ -47,7 +47,7 @@ export function commonLabels(deployment: ResolvedModelDeployment, provider: stri
 
 /**
  * Splits the ModelDeployment's own labels: only those in our domain are copied to the provider
- * resource (seed 003 §4.12), so they cannot clash with labels the provider's operator manages.
+ * resource, so they cannot clash with labels the provider's operator manages.
  */
 export function propagatedLabels(labels: Readonly<Record<string, string>>): { kept: Record<string, string>; dropped: string[] } {
   const kept: Record<string, string> = {};

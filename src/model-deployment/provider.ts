@@ -10,7 +10,7 @@ import { ResolvedModelDeployment } from './resolved-spec';
 import { EndpointStatus, ModelDeploymentStatus, UpstreamResource } from './status';
 import { EngineType, ServingMode } from './types';
 
-/** What a provider can run (seed 003 §3.9 `spec.capabilities`). */
+/** What a provider can run (`spec.capabilities` of an `InferenceProviderConfig`). */
 export interface ProviderCapabilities {
   /** Engines it can run. */
   readonly engines: readonly EngineType[];
@@ -23,7 +23,7 @@ export interface ProviderCapabilities {
 }
 
 /**
- * One selection rule (seed 003 §3.9 `spec.selectionRules[]`): when `condition` holds, the provider
+ * One selection rule (`spec.selectionRules[]` of an `InferenceProviderConfig`): when `condition` holds, the provider
  * is a candidate with `priority`; the highest priority among providers that support the spec wins.
  */
 export interface SelectionRule {
@@ -87,7 +87,7 @@ export interface InferenceProvider {
   readonly documentation?: string;
 
   /**
-   * The problems that make this provider unable to run the deployment (seed 003 §8, second table),
+   * The problems that make this provider unable to run the deployment (the provider-capability checks),
    * with fields as spec paths. Empty when compatible.
    */
   checkCompatibility(deployment: ResolvedModelDeployment): Problem[];

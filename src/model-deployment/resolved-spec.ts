@@ -118,7 +118,7 @@ export function resolveSpec(spec: ModelDeploymentSpec, name: string, namespace?:
 
 /**
  * The spec as CEL selection rules see it (`spec.*`): the input as given, with the defaults the
- * seed documents for `model.source`, `serving.mode`, `scaling.replicas`, `engine.trustRemoteCode`
+ * spec documents for `model.source`, `serving.mode`, `scaling.replicas`, `engine.trustRemoteCode`
  * and `engine.args` filled in, and `resources` present (possibly empty), so rules need no `has()` guard
  * for them. `resources.gpu` is left as given: "omitted" and "count 0" both mean CPU-only, and rules
  * test that with `!has(spec.resources.gpu) || spec.resources.gpu.count == 0`.

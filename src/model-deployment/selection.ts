@@ -13,7 +13,7 @@ import { ProviderRegistry } from './registry';
 import { celSpecView, ResolvedModelDeployment } from './resolved-spec';
 import { CelEvaluationError, CelExpression } from '../schema/cel';
 
-/** The reason recorded when `provider.name` is set (seed 003 §4.2, example 3). */
+/** The reason recorded when `provider.name` is set. */
 export const EXPLICIT_SELECTION_REASON = 'explicit provider selection';
 
 /** The chosen provider and why. */

@@ -43,11 +43,11 @@ export interface ModelSpec {
 export interface ProviderSpec {
   /**
    * A registered provider: `kaito`, `dynamo`, `kuberay`, or a third-party name.
-   * @default - chosen by the selection algorithm (seed 003 §4.4); KubeRay is never chosen automatically
+   * @default - chosen by the selection rules (docs/model-deployment.md); KubeRay is never chosen automatically
    */
   readonly name?: string;
   /**
-   * Provider-specific settings (seed 003 §4.15). Only documented keys are used; unknown keys are
+   * Provider-specific settings. Only documented keys are used; unknown keys are
    * reported as warnings, wrong types fail synth.
    * @default {}
    */
@@ -208,7 +208,7 @@ export interface PodTemplateSpec {
 export interface SecretsSpec {
   /**
    * Name of a Secret holding the Hugging Face token (key `HF_TOKEN`); every key of it becomes an
-   * environment variable where the provider supports that (seed 003 §4.13).
+   * environment variable where the provider supports that.
    * @default - no token
    */
   readonly huggingFaceToken?: string;
@@ -229,7 +229,7 @@ export interface Toleration {
 }
 
 /**
- * The unified spec (seed 003 §4.1): the `spec` of a `ModelDeployment` document.
+ * The unified spec: the `spec` of a `ModelDeployment` document.
  */
 export interface ModelDeploymentSpec {
   /** The model. */

@@ -14,7 +14,7 @@ export interface SpecValidation {
   readonly warnings: readonly string[];
 }
 
-/** The messages of seed 003 §8, first table (core webhook). */
+/** The messages of the core rules, the same for every provider (the webhook's rules in kubeairunway). */
 export const CORE_MESSAGES = {
   engineRequiresGpu: (engine: EngineType): string => ({
     vllm: 'vLLM engine requires GPU (set resources.gpu.count > 0)',

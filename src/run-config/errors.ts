@@ -35,7 +35,7 @@ export class RunConfigError extends Error {
   }
 }
 
-/** Formats one issue as the block printed to the log (the seed's layout: headline, provider, context, resolution). */
+/** Formats one issue as the block printed to the log (headline, provider, context, resolution). */
 export function formatIssue(issue: RunConfigIssue): string {
   const lines = [`ERROR: ${issue.title}`, ''];
   if (issue.providerId !== undefined) {

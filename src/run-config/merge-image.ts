@@ -1,4 +1,4 @@
-/** Repository the release workflow publishes the merge image to (`.github/workflows/release-merge-image.yml`). */
+/** Repository the release workflow publishes the merge image to (`.github/workflows/release.yml`). */
 export const MERGE_IMAGE_REPOSITORY = 'ghcr.io/kube-inference/merge';
 
 /** The version of this package, read from its package.json at run time (bundled into the merge image's CLI). */

@@ -14,7 +14,7 @@ export const PROVIDER_METADATA_FILE = 'lls-provider-spec.yaml';
 
 /**
  * `providerType`: `remote::` or `inline::` and a lowercase name. Real names contain underscores
- * (`remote::trustyai_fms`), which the seed's `[a-z0-9-]+` wrongly excluded (BRIEF §2).
+ * (`remote::trustyai_fms`), which a stricter `[a-z0-9-]+` would wrongly exclude.
  */
 export const PROVIDER_TYPE_PATTERN = /^(remote|inline)::[a-z0-9][a-z0-9_-]*$/;
 

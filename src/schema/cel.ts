@@ -1,29 +1,19 @@
 // CEL (Common Expression Language) for the two places that need it at synth time: provider
-// selection rules (seed 003 §3.9 `InferenceProviderConfig.spec.selectionRules[].condition`) and the
+// selection rules (`InferenceProviderConfig.spec.selectionRules[].condition`) and the
 // `x-kubernetes-validations` rules of CRD schemas.
 import type * as CelJs from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
 
 let celJs: typeof CelJs | undefined;
 
 /**
- * Loads `@marcbachmann/cel-js` on first use.
- *
- * The package is published as an ES module only, and this library is CommonJS: `require()` of an
- * ES module works natively from Node.js 20.19 / 22.12 on. Loading lazily keeps every code path that
- * does not evaluate CEL free of that requirement. (Test runners that sandbox `require`, such as
- * Jest on Node < 24.9, must be configured to transform the package to CommonJS.)
+ * Loads the CEL library on first use: `@marcbachmann/cel-js`, bundled into CommonJS at
+ * vendor/cel-js.cjs by scripts/vendor-cel.mjs. The package itself is an ES module only, which
+ * Jest's CommonJS runtime (the default test set-up of a cdk8s app) cannot require(); the bundle loads
+ * wherever this library does.
  */
 function loadCel(): typeof CelJs {
-  if (!celJs) {
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      celJs = require('@marcbachmann/cel-js') as typeof CelJs;
-    } catch (e) {
-      const detail = e instanceof Error ? e.message : String(e);
-      throw new Error('Evaluating CEL expressions needs @marcbachmann/cel-js, an ES module, which this '
-        + `CommonJS library loads with require(): use Node.js >= 20.19. (${detail})`);
-    }
-  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  celJs ??= require('./vendor/cel-js.cjs') as typeof CelJs;
   return celJs;
 }
 

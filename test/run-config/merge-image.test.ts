@@ -11,8 +11,14 @@ test('the default merge image is the one released with this package version', ()
 });
 
 test('the release workflow publishes that repository, tagged with the package version', () => {
-  const workflow = fs.readFileSync(path.join(REPO, '.github', 'workflows', 'release-merge-image.yml'), 'utf8');
+  const workflow = fs.readFileSync(path.join(REPO, '.github', 'workflows', 'release.yml'), 'utf8');
   expect(workflow).toContain(`${MERGE_IMAGE_REPOSITORY}:\${{ steps.version.outputs.version }}`);
   expect(workflow).toContain('file: containers/merge/Containerfile');
   expect(workflow).toContain('scripts/merge-image/bundle.sh');
+});
+
+test('the same release publishes the npm package, and only when the tag is the package version', () => {
+  const workflow = fs.readFileSync(path.join(REPO, '.github', 'workflows', 'release.yml'), 'utf8');
+  expect(workflow).toContain('npm publish');
+  expect(workflow).toContain('if [ "$version" != "$package_version" ]; then');
 });

@@ -1,0 +1,153 @@
+/**
+ * The library as a new user gets it: the package is packed (`npm pack`, the tarball a release
+ * publishes) and installed from the npm registry's real dependencies into fresh consumer projects,
+ * which then type-check, run their own tests and synthesise:
+ *   - cdk8s apps in the `cdk8s init typescript-app` layout (its package.json, tsconfig.json and default
+ *     jest/ts-jest set-up, read from the cdk8s-cli template), with the newest cdk8s and constructs and
+ *     with the oldest the peer ranges allow;
+ *   - Pulumi programs with `moduleResolution: node` (most existing Pulumi projects, `pulumi new
+ *     typescript`) and with `nodenext`, on the lowest and the newest Pulumi SDK and Kubernetes provider,
+ *     run under the engine mocks (the Pulumi CLI is not installed here).
+ * Installs use the npm cache, so later runs are faster; the registry is needed (under CI=true its
+ * absence fails the suite, elsewhere the suite is skipped with the reason).
+ */
+import { execFileSync, spawnSync } from 'child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { describeWhen } from '../sandbox/host';
+
+const ROOT = join(__dirname, '..', '..');
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'consumer');
+const TEMPLATE = join(ROOT, 'node_modules', 'cdk8s-cli', 'templates', 'typescript-app');
+const CDK8S_CLI = join(ROOT, 'node_modules', '.bin', 'cdk8s');
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; peerDependencies: Record<string, string> };
+
+/** The oldest releases the peer ranges allow, and the newest the registry served when these were last raised. */
+const VERSIONS = {
+  lowest: { 'cdk8s': '2.68.12', 'constructs': '10.3.0', '@pulumi/pulumi': '3.100.0', '@pulumi/kubernetes': '4.10.0' },
+  newest: { 'cdk8s': '2.70.106', 'constructs': '10.8.1', '@pulumi/pulumi': '3.270.0', '@pulumi/kubernetes': '4.34.2' },
+} as const;
+
+/** Whether the npm registry answers (undefined) or why not. */
+function registryProblem(): string | undefined {
+  const r = spawnSync('npm', ['view', 'cdk8s', 'version'], { encoding: 'utf8', timeout: 60_000 });
+  return r.status === 0 ? undefined : `the npm registry cannot be reached (npm view cdk8s version: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()})`;
+}
+const problem = registryProblem();
+
+/** Runs a command in `cwd`; fails the test with the end of its output when it fails. */
+function run(cwd: string, command: string, args: string[]): string {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, CI: 'true', NODE_OPTIONS: '' } });
+  if (r.status !== 0) {
+    const output = `${r.stdout}\n${r.stderr}`.trim().split('\n').slice(-40).join('\n');
+    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited ${r.status ?? r.signal}:\n${output}`);
+  }
+  return r.stdout;
+}
+
+const npmInstall = (cwd: string, specs: string[]) => run(cwd, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel', 'error', ...specs]);
+
+let tarball: string;
+let work: string;
+
+describeWhen('the packed library in fresh consumer projects', problem === undefined ? { ok: true } : { ok: false, reason: problem }, 'the npm registry', () => {
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'consumer-'));
+    // `npm pack` of the compiled package (the test task compiles first).
+    const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' })) as { filename: string; files: { path: string }[] }[];
+    tarball = join(work, packed[0].filename);
+    const files = packed[0].files.map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['lib/index.js', 'lib/pulumi/index.d.ts', 'lib/schema/vendor/cel-js.cjs', 'lib/llama-stack/scripts/preflight.py', 'crds/ray.io_rayservices.yaml']));
+    expect(files.filter((f) => f.startsWith('test/') || f.startsWith('src/'))).toEqual([]);
+  });
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  test('the package declares cdk8s and constructs as peers, Pulumi as optional peers, and both CLI names', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.peerDependencies).toEqual({ '@pulumi/kubernetes': '^4.10.0', '@pulumi/pulumi': '^3.100.0', 'cdk8s': '^2.68.12', 'constructs': '^10.3.0' });
+    expect(pkg.peerDependenciesMeta).toEqual({ '@pulumi/pulumi': { optional: true }, '@pulumi/kubernetes': { optional: true } });
+    expect(Object.keys(pkg.dependencies)).not.toEqual(expect.arrayContaining(['cdk8s']));
+    expect(pkg.bin).toEqual({ 'kube-inference': 'lib/cli/main.js', 'kube-inference-constructs': 'lib/cli/main.js' });
+    for (const [name, version] of Object.entries(VERSIONS.lowest)) expect(PKG.peerDependencies[name]).toBe(`^${version}`);
+  });
+
+  describe.each([['newest', VERSIONS.newest, true], ['lowest (older pins)', VERSIONS.lowest, false]] as const)('a cdk8s app with the %s cdk8s and constructs', (_, versions, withPlus33) => {
+    let app: string;
+    beforeAll(() => {
+      app = join(work, `cdk8s-${versions.cdk8s}`);
+      mkdirSync(app);
+      // The files `cdk8s init typescript-app` writes (its post-install `cdk8s import` needs the network).
+      for (const f of ['tsconfig.json', 'jest.config.js', 'cdk8s.yaml']) cpSync(join(TEMPLATE, f), join(app, f));
+      const pkg = JSON.parse(readFileSync(join(TEMPLATE, 'package.json'), 'utf8').replace('{{ $base }}', 'consumer'));
+      delete pkg.dependencies;
+      delete pkg.devDependencies['cdk8s-cli'];
+      writeFileSync(join(app, 'package.json'), JSON.stringify(pkg, null, 2));
+      for (const f of ['main.ts', 'main.test.ts']) cpSync(join(FIXTURES, 'cdk8s-app', f), join(app, f));
+      npmInstall(app, [tarball, `cdk8s@${versions.cdk8s}`, `constructs@${versions.constructs}`, ...(withPlus33 ? ['cdk8s-plus-33'] : [])]);
+    });
+
+    test('one copy of cdk8s and constructs (the app\'s), and no Pulumi', () => {
+      const ls = JSON.parse(run(app, 'npm', ['ls', '--all', '--json', 'cdk8s', 'constructs', '@pulumi/pulumi']));
+      const copies = (name: string, tree: any = ls): string[] => Object.entries<any>(tree.dependencies ?? {})
+        .flatMap(([n, d]) => [...(n === name ? [d.version] : []), ...copies(name, d)]);
+      expect([...new Set(copies('cdk8s'))]).toEqual([versions.cdk8s]);
+      expect([...new Set(copies('constructs'))]).toEqual([versions.constructs]);
+      expect(copies('@pulumi/pulumi')).toEqual([]);
+    });
+
+    test('tsc, the default jest set-up, and cdk8s synth', () => {
+      run(app, 'npx', ['tsc', '--build']);
+      run(app, 'npx', ['jest']);
+      run(app, CDK8S_CLI, ['synth', '--no-check-upgrade']);
+      const manifest = readFileSync(join(app, 'dist', 'consumer.k8s.yaml'), 'utf8');
+      expect(manifest).toContain('kind: DynamoGraphDeployment');
+      // The model's endpoint reaches the Llama Stack provider config.
+      expect(manifest).toContain('"config":{"url":"http://llama-8b-frontend:8000/v1"}');
+    });
+
+    test('npx runs the CLI by the package name and by its own', () => {
+      expect(run(app, 'npx', ['kube-inference-constructs', '--version'])).toBe(`${PKG.version}\n`);
+      expect(run(app, 'npx', ['kube-inference', 'help', 'render'])).toContain('Usage: kube-inference render');
+    });
+  });
+
+  describe.each([
+    ['node', 'lowest', VERSIONS.lowest],
+    ['node', 'newest', VERSIONS.newest],
+    ['nodenext', 'newest', VERSIONS.newest],
+    ['nodenext', 'lowest', VERSIONS.lowest],
+  ] as const)('a Pulumi program with moduleResolution %s and the %s SDK', (resolution, _, versions) => {
+    let program: string;
+    beforeAll(() => {
+      program = join(work, `pulumi-${resolution}-${versions['@pulumi/pulumi']}`);
+      mkdirSync(program);
+      // The tsconfig of `pulumi new typescript`, with the module settings under test.
+      const compilerOptions = resolution === 'node'
+        ? { module: 'commonjs', moduleResolution: 'node' }
+        : { module: 'nodenext', moduleResolution: 'nodenext' };
+      writeFileSync(join(program, 'tsconfig.json'), JSON.stringify({
+        compilerOptions: { strict: true, outDir: 'bin', target: 'es2020', ...compilerOptions, sourceMap: true, experimentalDecorators: true, declaration: false, noFallthroughCasesInSwitch: true, noImplicitReturns: true, forceConsistentCasingInFileNames: true },
+        files: ['index.ts', 'run-with-mocks.ts'],
+      }, null, 2));
+      writeFileSync(join(program, 'package.json'), JSON.stringify({ name: 'consumer-program', main: 'bin/index.js', private: true }, null, 2));
+      for (const f of ['index.ts', 'run-with-mocks.ts']) cpSync(join(FIXTURES, 'pulumi-app', f), join(program, f));
+      npmInstall(program, [tarball, `@pulumi/pulumi@${versions['@pulumi/pulumi']}`, `@pulumi/kubernetes@${versions['@pulumi/kubernetes']}`,
+        'typescript@~5.9.3', '@types/node@^20']);
+    });
+
+    test('type-checks, compiles and registers the components and their objects', () => {
+      run(program, 'npx', ['tsc']);
+      const result = JSON.parse(run(program, 'node', ['bin/run-with-mocks.js'])) as { exported: Record<string, unknown>; registered: string[] };
+      expect(result.exported).toEqual({ serviceName: 'llama-stack-service', modelProvider: 'dynamo' });
+      expect(result.registered).toEqual(expect.arrayContaining([
+        'kube-inference:llama-stack:LlamaStackWithProviders',
+        'kube-inference:model-deployment:ModelDeployment',
+        'kubernetes:nvidia.com/v1alpha1:DynamoGraphDeployment',
+        'kubernetes:apps/v1:Deployment',
+      ]));
+    });
+  });
+});
