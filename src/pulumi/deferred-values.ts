@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as pulumi from '@pulumi/pulumi';
 
 /** The validators a placeholder must pass: a DNS name, or an image reference. */
@@ -11,6 +12,12 @@ export type DeferredKind = 'name' | 'image';
 export class DeferredValues {
   private readonly outputs: pulumi.Output<string>[] = [];
   private readonly placeholders: string[] = [];
+  /**
+   * Random per component: a placeholder can never equal text a user wrote (say, a literal
+   * `pulumi-deferred-0-x`), so substitution never rewrites a user's value. Placeholders never
+   * reach the registered resources, so the output stays the same for the same input.
+   */
+  private readonly nonce = randomBytes(8).toString('hex');
 
   /** A plain value as is; for an output or promise, a placeholder that passes the field's validation. */
   public placeholder<T extends string | undefined>(value: pulumi.Input<string> | T, kind: DeferredKind): string | T {
@@ -18,7 +25,7 @@ export class DeferredValues {
       return value as T;
     }
     const i = this.outputs.length;
-    const text = kind === 'image' ? `pulumi-deferred-${i}-x.invalid/deferred:input` : `pulumi-deferred-${i}-x`;
+    const text = kind === 'image' ? `deferred-${this.nonce}-${i}.invalid/deferred:input` : `deferred-${this.nonce}-${i}`;
     this.outputs.push(pulumi.output(value));
     this.placeholders.push(text);
     return text;

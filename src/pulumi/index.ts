@@ -2,3 +2,4 @@
 // They render through the cdk8s constructs, so both front ends produce the same objects.
 export * from './llama-stack-with-providers';
 export * from './model-deployment';
+export * from './provider-config';

@@ -1,12 +1,21 @@
 import * as pulumi from '@pulumi/pulumi';
 import * as cdk8s from '../llama-stack';
 import { DeferredValues } from './deferred-values';
+import { ConfigValue, deferProviderConfig, PulumiProviderConfigValue } from './provider-config';
+import { ProblemCollector } from '../errors';
 import { renderComponent } from './render-component';
 
 /** An external provider whose image may be a Pulumi output (e.g. an image built in the same program). */
-export interface PulumiExternalProvider extends Omit<cdk8s.ExternalProvider, 'image'> {
+export interface PulumiExternalProvider extends Omit<cdk8s.ExternalProvider, 'image' | 'config'> {
   /** The provider image. */
   readonly image: pulumi.Input<string>;
+  /**
+   * Provider-specific configuration (the provider entry's `config`): plain data, and Secret
+   * references ({@link ConfigValue.fromSecret}) whose Secret name may be an output. Other outputs
+   * are refused: see {@link PulumiProviderConfigValue}.
+   * @default - no config
+   */
+  readonly config?: { readonly [key: string]: PulumiProviderConfigValue };
 }
 
 /** External providers by API, as in the cdk8s construct. */
@@ -68,6 +77,7 @@ export class LlamaStackWithProviders extends pulumi.ComponentResource {
   public constructor(name: string, args: LlamaStackWithProvidersArgs, opts?: pulumi.ComponentResourceOptions) {
     super('kube-inference:llama-stack:LlamaStackWithProviders', name, {}, opts);
     const deferred = new DeferredValues();
+    const problems = new ProblemCollector();
     const props: cdk8s.LlamaStackWithProvidersProps = {
       ...args,
       name: args.name ?? name,
@@ -78,9 +88,14 @@ export class LlamaStackWithProviders extends pulumi.ComponentResource {
       userConfig: args.userConfig && { ...args.userConfig, configMapName: deferred.placeholder(args.userConfig.configMapName, 'name') },
       externalProviders: args.externalProviders && Object.fromEntries(Object.entries(args.externalProviders).map(([section, list]) => [
         section,
-        list?.map((p) => ({ ...p, image: deferred.placeholder(p.image, 'image') })),
+        list?.map((p, i) => ({
+          ...p,
+          image: deferred.placeholder(p.image, 'image'),
+          config: deferProviderConfig(p.config, `externalProviders.${section}[${i}]`, deferred, problems),
+        })),
       ])),
     };
+    problems.throwIfAny(`LlamaStackWithProviders '${name}'`);
 
     const { construct: built, resources } = renderComponent(this, name, props, deferred,
       (scope, id, p) => new cdk8s.LlamaStackWithProviders(scope, id, p));
