@@ -50,3 +50,30 @@ describe.each(EXAMPLES)('examples/%s', (example) => {
     expect(synth(example)).toEqual(first);
   });
 });
+
+describe('examples/gitops', () => {
+  const docs = (file: string) => parseAllDocuments(readFileSync(join(ROOT, 'examples', 'gitops', file), 'utf8')).map((d) => d.toJS());
+  const repository = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { repository: { url: string } }).repository.url;
+  /** The committed manifests of a directory of this repository: every file the sync would apply. */
+  const manifestsIn = (dir: string) => readdirSync(join(ROOT, dir)).filter((f) => f.endsWith('.yaml'));
+
+  test('the Argo CD Application syncs a directory of committed manifests of this repository', () => {
+    const [app] = docs('argocd-application.yaml');
+    expect(app).toMatchObject({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', spec: { source: { repoURL: repository, targetRevision: 'main' } } });
+    expect(manifestsIn(app.spec.source.path).length).toBeGreaterThan(0);
+    // Everything there goes to the destination namespace the Application creates.
+    const namespaces = manifestsIn(app.spec.source.path).flatMap((f) => parseAllDocuments(readFileSync(join(ROOT, app.spec.source.path, f), 'utf8')).map((d) => d.toJS().metadata.namespace));
+    expect([...new Set(namespaces)]).toEqual([app.spec.destination.namespace]);
+  });
+
+  test('the Flux GitRepository and Kustomization sync a directory of committed manifests of this repository', () => {
+    const [source, kustomization] = docs('flux-kustomization.yaml');
+    expect(source).toMatchObject({ apiVersion: 'source.toolkit.fluxcd.io/v1', kind: 'GitRepository', spec: { url: repository, ref: { branch: 'main' } } });
+    expect(kustomization).toMatchObject({
+      apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+      kind: 'Kustomization',
+      spec: { sourceRef: { kind: 'GitRepository', name: source.metadata.name }, prune: true },
+    });
+    expect(manifestsIn(kustomization.spec.path).length).toBeGreaterThan(0);
+  });
+});
