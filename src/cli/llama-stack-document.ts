@@ -6,9 +6,6 @@ import { distributionImage, LlamaStackWithProvidersProps, LlamaStackWithProvider
 import { DEFAULT_LLAMA_STACK_VERSION, releaseOfImageTag } from '../run-config/releases';
 import { addWarning } from '../warnings';
 
-/** The apiVersion of the operator's `LlamaStackDistribution` this CLI reads. */
-export const LLSD_API_VERSION = 'llamastack.io/v1alpha1';
-
 /**
  * The annotation naming the llama-stack release a document's distribution runs (`llamaStackVersion`).
  * The operator's CRD has no such field: it knows the release only from the distribution image's tag.

@@ -2,12 +2,11 @@ import { dirname, resolve } from 'path';
 import { Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ValidationError } from '../errors';
-import { MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND, renderModelDeploymentDocument } from '../model-deployment/document';
 import { describeFsError, writeFilesAtomically } from '../run-config/files';
 import { synthesizeObjects } from '../synth';
 import { readInputs } from './inputs';
 import { Command, parseCommandArgs } from './io';
-import { LLSD_API_VERSION, renderLlamaStackDocument } from './llama-stack-document';
+import { LLSD_API_VERSION, MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND } from './document-kinds';
 
 /** A kind of input document the render command understands. */
 interface DocumentRenderer {
@@ -17,14 +16,21 @@ interface DocumentRenderer {
   readonly render: (scope: Construct, doc: Record<string, any>, label: string, baseDir: string) => void;
 }
 
+/* eslint-disable @typescript-eslint/no-require-imports -- each renderer's module is loaded on first use */
 const RENDERERS: readonly DocumentRenderer[] = [
-  { kind: 'LlamaStackDistribution', apiVersions: [LLSD_API_VERSION], render: renderLlamaStackDocument },
+  {
+    kind: 'LlamaStackDistribution',
+    apiVersions: [LLSD_API_VERSION],
+    render: (...a) => (require('./llama-stack-document') as typeof import('./llama-stack-document')).renderLlamaStackDocument(...a),
+  },
   {
     kind: MODEL_DEPLOYMENT_KIND,
     apiVersions: MODEL_DEPLOYMENT_API_VERSIONS,
-    render: (scope, doc, label) => renderModelDeploymentDocument(scope, doc, label),
+    render: (scope, doc, label) => (require('../model-deployment/document') as typeof import('../model-deployment/document'))
+      .renderModelDeploymentDocument(scope, doc, label),
   },
 ];
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 const USAGE = `Usage: kube-inference render [FILE ...] [-o DIR]
 

@@ -4,16 +4,11 @@
 import { Construct } from 'constructs';
 import { isRecord } from '../checks';
 import { Problem, ProblemCollector, ValidationError } from '../errors';
+import { MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND } from './document-kind';
 import { ModelDeployment } from './model-deployment';
 import { ProviderRegistry } from './registry';
 
-/**
- * The apiVersions a ModelDeployment document may have: kubeairunway's current group
- * (`airunway.ai`, its `api/v1alpha1/groupversion_info.go`) and the two it had before.
- */
-export const MODEL_DEPLOYMENT_API_VERSIONS: readonly string[] = ['airunway.ai/v1alpha1', 'kubeairunway.ai/v1alpha1', 'kubefoundry.ai/v1alpha1'];
-/** The kind of a ModelDeployment document. */
-export const MODEL_DEPLOYMENT_KIND = 'ModelDeployment';
+export { MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND };
 
 /** How documents are rendered. */
 export interface ModelDeploymentDocumentOptions {

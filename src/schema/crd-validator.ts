@@ -80,9 +80,21 @@ export class CrdValidator {
   /** @param crds CustomResourceDefinition objects (`apiextensions.k8s.io/v1`) */
   public constructor(crds: readonly unknown[]) {
     this.ajv = new Ajv({ allErrors: true, strict: false, logger: false, formats: KUBERNETES_FORMATS });
+    this.add(crds, true);
+  }
+
+  /**
+   * Adds CRDs from YAML files; an apiVersion/kind already known keeps its CRD (files given earlier win).
+   */
+  public addFiles(paths: readonly string[]): void {
+    this.add(paths.flatMap((path) => parseCrdYaml(readFileSync(path, 'utf8'), path)), false);
+  }
+
+  private add(crds: readonly unknown[], override: boolean): void {
     for (const crd of crds) {
       for (const entry of versionsOf(crd)) {
-        this.versions.set(key(entry.type.apiVersion, entry.type.kind), entry);
+        const id = key(entry.type.apiVersion, entry.type.kind);
+        if (override || !this.versions.has(id)) this.versions.set(id, entry);
       }
     }
   }

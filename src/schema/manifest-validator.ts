@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'fs';
-import { join } from 'path';
+import { basename, join } from 'path';
 import { CrdValidationResult, CrdValidator } from './crd-validator';
 import { validateKubernetesObject } from './kubernetes-validator';
 
@@ -17,21 +17,33 @@ export interface ManifestValidation extends CrdValidationResult {
  * custom resources against the vendored CRDs and any others given.
  */
 export class ManifestValidator {
-  /** A validator with the vendored CRDs plus the CRD files given. */
+  /**
+   * A validator with the vendored CRDs plus the CRD files given (which win over a vendored CRD of the
+   * same kind). A vendored CRD file is read only when an object of its API group comes: they are
+   * megabytes of YAML, and most manifests hold none of their kinds.
+   */
   public static withVendoredCrds(extraCrdFiles: readonly string[] = []): ManifestValidator {
     const vendored = existsSync(VENDORED_CRDS_DIR)
       ? readdirSync(VENDORED_CRDS_DIR).filter((f) => f.endsWith('.yaml')).sort().map((f) => join(VENDORED_CRDS_DIR, f))
       : [];
-    return new ManifestValidator(CrdValidator.fromFiles([...vendored, ...extraCrdFiles]));
+    return new ManifestValidator(CrdValidator.fromFiles(extraCrdFiles), vendored);
   }
 
-  public constructor(private readonly crds: CrdValidator) {}
+  private readonly loadedGroups = new Set<string>();
+
+  /**
+   * @param crds the CRDs to validate custom resources against
+   * @param crdFilesByGroup more CRD files, named `<group>_<plural>.yaml` as controller-gen writes
+   *   them, read into `crds` when an object of that group is first validated
+   */
+  public constructor(private readonly crds: CrdValidator, private readonly crdFilesByGroup: readonly string[] = []) {}
 
   /** Validates one object. */
   public validate(object: any): ManifestValidation {
     if (object === null || typeof object !== 'object' || typeof object.apiVersion !== 'string' || typeof object.kind !== 'string') {
       return { against: 'unknown', valid: false, violations: [{ path: '', message: 'not a Kubernetes object: apiVersion and kind must be strings' }], notes: [] };
     }
+    this.loadGroup(object.apiVersion.includes('/') ? object.apiVersion.split('/')[0] : '');
     if (this.crds.supports(object.apiVersion, object.kind)) {
       return { against: 'crd', ...this.crds.validate(object) };
     }
@@ -40,5 +52,12 @@ export class ManifestValidator {
       return { against: 'kubernetes', ...core };
     }
     return { against: 'unknown', valid: true, violations: [], notes: [`no schema for ${object.apiVersion} ${object.kind}: pass its CRD with --crd to validate it`] };
+  }
+
+  /** Reads the CRD files of `group` into the validator, once. */
+  private loadGroup(group: string): void {
+    if (group === '' || this.loadedGroups.has(group)) return;
+    this.loadedGroups.add(group);
+    this.crds.addFiles(this.crdFilesByGroup.filter((f) => basename(f).startsWith(`${group}_`)));
   }
 }
