@@ -1,7 +1,59 @@
-// Public cdk8s API of kube-inference-constructs.
-export * from './errors';
-export * from './warnings';
-export * from './labels';
-export * from './llama-stack';
-export * from './model-deployment';
-export * from './run-config';
+// The public cdk8s API of kube-inference-constructs: what API.md documents and what a user may rely
+// on between releases. Everything else in lib/ is internal (the package's `exports` map keeps deep
+// imports out); the Pulumi components are at `kube-inference-constructs/pulumi`.
+
+// Errors and warnings every construct reports.
+export { ValidationError } from './errors';
+export type { Problem } from './errors';
+export { warningsOf, COLLECT_WARNINGS_CONTEXT } from './warnings';
+export { LABEL_DOMAIN } from './labels';
+
+// LlamaStackWithProviders: a Llama Stack server with deploy-time external providers.
+export { LlamaStackWithProviders } from './llama-stack/llama-stack-with-providers';
+export type { LlamaStackWithProvidersProps } from './llama-stack/llama-stack-with-providers';
+export { DISTRIBUTION_IMAGES, DEFAULT_DISTRIBUTION_CONFIG_PATHS, distributionImage } from './llama-stack/distribution';
+export type { Distribution } from './llama-stack/distribution';
+export { ConfigValue } from './llama-stack/external-providers';
+export type { ExternalProvider, ExternalProviders, ImagePullPolicy, SecretKeyReference } from './llama-stack/external-providers';
+export type { PodSecurityOptions, StorageOptions, UserConfig } from './llama-stack/options';
+export type { ResourceRequirements } from './llama-stack/pod';
+export { LLAMA_STACK_RELEASES, DEFAULT_LLAMA_STACK_VERSION } from './run-config/releases';
+export type { LlamaStackRelease } from './run-config/releases';
+export { providerKey, MAX_PROVIDER_KEY_LENGTH } from './run-config/provider-id';
+export { defaultMergeImage, MERGE_IMAGE_REPOSITORY } from './run-config/merge-image';
+export { RunConfigError } from './run-config/errors';
+export type { RunConfigIssue } from './run-config/errors';
+export { UnwritableValueError } from './run-config/render';
+export type { PathSegment } from './run-config/scalars';
+
+// ModelDeployment: one model-serving spec rendered into KAITO, Dynamo or KubeRay resources.
+export { ModelDeployment } from './model-deployment/model-deployment';
+export type { ModelDeploymentProps, ModelEndpoint } from './model-deployment/model-deployment';
+export { ENGINE_TYPES, MODEL_SOURCES, SERVING_MODES } from './model-deployment/types';
+export type {
+  ComponentScalingSpec, EngineSpec, EngineType, EnvVar, EnvVarSource, GpuSpec, KeySelector, ModelDeploymentSpec, ModelSource, ModelSpec,
+  PodMetadataSpec, PodTemplateSpec, ProviderSpec, ResourcesSpec, ScalingSpec, SecretsSpec, ServingMode, ServingSpec, Toleration,
+} from './model-deployment/types';
+export { PROVIDER_ANNOTATION, PROVIDER_LABEL, MODEL_DEPLOYMENT_LABEL, SELECTION_REASON_ANNOTATION } from './model-deployment/metadata';
+export { translateStatus } from './model-deployment/translate-status';
+export { OPENAI_BASE_PATH } from './model-deployment/status';
+export type {
+  DeploymentPhase, EndpointStatus, ModelDeploymentStatus, ProviderStatus, ReplicaStatus, StatusCondition, UpstreamResource,
+} from './model-deployment/status';
+export { renderModelDeploymentDocument, MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND } from './model-deployment/document';
+export type { ModelDeploymentDocumentOptions } from './model-deployment/document';
+
+// Providers: the built-in ones, their options, and the interface a third-party provider implements.
+export { ProviderRegistry } from './model-deployment/registry';
+export type { BuiltInProviderOptions } from './model-deployment/registry';
+export type { InferenceProvider, ProviderCapabilities, RenderContext, ResourceType, SelectionRule } from './model-deployment/provider';
+export type { OverrideField, OverrideFieldType, OverrideSchema } from './model-deployment/overrides';
+export type { ResolvedComponent, ResolvedGpu, ResolvedModelDeployment } from './model-deployment/resolved-spec';
+export { KaitoProvider } from './model-deployment/providers/kaito/provider';
+export type { KaitoProviderOptions } from './model-deployment/providers/kaito/provider';
+export type { KaitoApiVersion } from './model-deployment/providers/kaito/workspace';
+export type { KaitoNodeProvisioning } from './model-deployment/providers/kaito/overrides';
+export { DynamoProvider, DEFAULT_DYNAMO_VERSION } from './model-deployment/providers/dynamo/provider';
+export type { DynamoProviderOptions } from './model-deployment/providers/dynamo/provider';
+export { KubeRayProvider, DEFAULT_RAY_VERSION } from './model-deployment/providers/kuberay/provider';
+export type { KubeRayProviderOptions } from './model-deployment/providers/kuberay/provider';

@@ -2,4 +2,5 @@
 // They render through the cdk8s constructs, so both front ends produce the same objects.
 export * from './llama-stack-with-providers';
 export * from './model-deployment';
-export * from './provider-config';
+export { ConfigValue } from './provider-config';
+export type { PulumiProviderConfigValue, PulumiSecretKeyReference } from './provider-config';
