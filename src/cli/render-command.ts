@@ -4,8 +4,8 @@ import { Construct } from 'constructs';
 import { ValidationError } from '../errors';
 import { describeFsError, writeFilesAtomically } from '../run-config/files';
 import { synthesizeObjects } from '../synth';
-import { readInputs } from './inputs';
-import { Command, parseCommandArgs } from './io';
+import { MANIFEST_LIMITS, readInputs } from './inputs';
+import { CliIo, Command, parseCommandArgs } from './io';
 import { LLSD_API_VERSION, MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND } from './document-kinds';
 
 /** A kind of input document the render command understands. */
@@ -53,64 +53,78 @@ interface Rendered {
   readonly yaml: string;
 }
 
-export const renderCommand: Command = {
-  name: 'render',
-  usage: USAGE,
-  run: async (args, io) => {
-    const parsed = parseCommandArgs({ args, allowPositionals: true, options: { 'output-dir': { type: 'string', short: 'o' } } });
-    const inputs = await readInputs(parsed.positionals, io);
-    if (!inputs.ok) {
-      io.stderr(inputs.errors.map((e) => `error: ${e}\n`).join(''));
-      return 1;
-    }
+/**
+ * The most `render` writes in one run: 16 times the input limit. A Llama Stack document of a few
+ * hundred bytes renders some 50 KiB (the init scripts are in every ConfigMap), so a full-size input of
+ * small documents could otherwise render gigabytes and exhaust memory before a byte is written.
+ */
+export const MAX_RENDER_OUTPUT_BYTES = 16 * MANIFEST_LIMITS.maxBytes;
 
-    const errors: string[] = [];
-    const warnings: string[] = [];
-    const rendered: Rendered[] = [];
-    const owners = new Map<string, string>();
-    for (const input of inputs.documents) {
-      const doc = input.value;
-      const name = typeof doc?.metadata?.name === 'string' ? doc.metadata.name : undefined;
-      const label = `${input.source} document ${input.index + 1} (${doc?.kind ?? 'unknown kind'}${name ? ` "${name}"` : ''})`;
-      const renderer = RENDERERS.find((r) => r.kind === doc?.kind && r.apiVersions.includes(doc?.apiVersion));
-      if (!renderer) {
-        errors.push(`${label}: unsupported document: expected ${RENDERERS.map((r) => `kind ${r.kind} with apiVersion ${r.apiVersions.join(' or ')}`).join(', or ')}; found apiVersion ${JSON.stringify(doc?.apiVersion)}, kind ${JSON.stringify(doc?.kind)}.`);
+/** `kube-inference render`, writing at most `maxOutputBytes`. */
+export function makeRenderCommand(maxOutputBytes: number): Command {
+  return { name: 'render', usage: USAGE, run: (args, io) => render(args, io, maxOutputBytes) };
+}
+
+export const renderCommand: Command = makeRenderCommand(MAX_RENDER_OUTPUT_BYTES);
+
+async function render(args: string[], io: CliIo, maxOutputBytes: number): Promise<number> {
+  const parsed = parseCommandArgs({ args, allowPositionals: true, options: { 'output-dir': { type: 'string', short: 'o' } } });
+  const inputs = await readInputs(parsed.positionals, io);
+  if (!inputs.ok) {
+    io.stderr(inputs.errors.map((e) => `error: ${e}\n`).join(''));
+    return 1;
+  }
+
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const rendered: Rendered[] = [];
+  const owners = new Map<string, string>();
+  let outputBytes = 0;
+  for (const input of inputs.documents) {
+    const doc = input.value;
+    const name = typeof doc?.metadata?.name === 'string' ? doc.metadata.name : undefined;
+    const label = `${input.source} document ${input.index + 1} (${doc?.kind ?? 'unknown kind'}${name ? ` "${name}"` : ''})`;
+    const renderer = RENDERERS.find((r) => r.kind === doc?.kind && r.apiVersions.includes(doc?.apiVersion));
+    if (!renderer) {
+      errors.push(`${label}: unsupported document: expected ${RENDERERS.map((r) => `kind ${r.kind} with apiVersion ${r.apiVersions.join(' or ')}`).join(', or ')}; found apiVersion ${JSON.stringify(doc?.apiVersion)}, kind ${JSON.stringify(doc?.kind)}.`);
+      continue;
+    }
+    const namespace = typeof doc.metadata?.namespace === 'string' ? doc.metadata.namespace : undefined;
+    let result;
+    try {
+      const baseDir = input.source === '<stdin>' ? io.cwd : dirname(resolve(io.cwd, input.source));
+      result = synthesizeObjects(namespace, (scope) => renderer.render(scope, doc, label, baseDir));
+    } catch (e) {
+      if (e instanceof ValidationError) {
+        errors.push(e.message);
         continue;
       }
-      const namespace = typeof doc.metadata?.namespace === 'string' ? doc.metadata.namespace : undefined;
-      let result;
-      try {
-        const baseDir = input.source === '<stdin>' ? io.cwd : dirname(resolve(io.cwd, input.source));
-        result = synthesizeObjects(namespace, (scope) => renderer.render(scope, doc, label, baseDir));
-      } catch (e) {
-        if (e instanceof ValidationError) {
-          errors.push(e.message);
-          continue;
-        }
-        throw e;
-      }
-      warnings.push(...result.warnings.map((w) => `warning: ${label}: ${w}\n`));
-      errors.push(...claimObjects(owners, result.manifests, label, namespace));
-      rendered.push({
-        label,
-        fileName: `${namespace ? `${namespace}.` : ''}${name}.k8s.yaml`,
-        yaml: Yaml.stringify(...result.manifests),
-      });
+      throw e;
     }
-    io.stderr(warnings.join(''));
-    if (errors.length > 0) {
-      io.stderr(errors.map((e) => `error: ${e}\n`).join(''));
+    warnings.push(...result.warnings.map((w) => `warning: ${label}: ${w}\n`));
+    errors.push(...claimObjects(owners, result.manifests, label, namespace));
+    const yaml = Yaml.stringify(...result.manifests);
+    outputBytes += Buffer.byteLength(yaml);
+    if (outputBytes > maxOutputBytes) {
+      io.stderr(`error: ${label}: the rendered manifests would exceed ${maxOutputBytes} bytes (${maxOutputBytes / 1024 / 1024} MiB), the most one run `
+        + 'writes; nothing was written. Render the documents in several runs (a few files each).\n');
       return 1;
     }
+    rendered.push({ label, fileName: `${namespace ? `${namespace}.` : ''}${name}.k8s.yaml`, yaml });
+  }
+  io.stderr(warnings.join(''));
+  if (errors.length > 0) {
+    io.stderr(errors.map((e) => `error: ${e}\n`).join(''));
+    return 1;
+  }
 
-    const outputDir = parsed.values['output-dir'];
-    if (outputDir === undefined) {
-      io.stdout(rendered.map((r) => r.yaml).join('---\n'));
-      return 0;
-    }
-    return writeOutputs(resolve(io.cwd, outputDir), rendered, io.stderr);
-  },
-};
+  const outputDir = parsed.values['output-dir'];
+  if (outputDir === undefined) {
+    io.stdout(rendered.map((r) => r.yaml).join('---\n'));
+    return 0;
+  }
+  return writeOutputs(resolve(io.cwd, outputDir), rendered, io.stderr);
+}
 
 /**
  * Records which document renders each object (by API group, kind, namespace and name) and returns an

@@ -6,7 +6,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFi
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { cli } from './run';
+import { MANIFEST_LIMITS } from '../../src/cli/inputs';
 import { EXIT_BROKEN_PIPE } from '../../src/cli/io';
+import { makeRenderCommand, MAX_RENDER_OUTPUT_BYTES } from '../../src/cli/render-command';
 import { writeFilesAtomically } from '../../src/run-config/files';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
@@ -140,6 +142,26 @@ describe('output that cannot be written', () => {
     expect(readFileSync(victim, 'utf8')).toBe('untouched\n');
     expect(readFileSync(join(dir, 'out.yaml'), 'utf8')).toBe('new\n');
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp') && !f.includes(String(process.pid)))).toEqual([]);
+  });
+});
+
+describe('output bounded by the input limit', () => {
+  test('render stops, writing nothing, once the manifests would exceed its output limit', async () => {
+    const text = readFileSync(FIXTURE, 'utf8');
+    const input = Array.from({ length: 6 }, (_, i) => text.replace(/team-([ab])/g, `team-$1-${i}`)).join('\n---\n');
+    const whole = await cli(['render', '-'], { stdin: input });
+    expect(whole.code).toBe(0);
+    const limit = Math.floor(Buffer.byteLength(whole.stdout) / 2);
+    let stdout = '';
+    let stderr = '';
+    const io = { readStdin: async () => input, stdout: (t: string) => { stdout += t; }, stderr: (t: string) => { stderr += t; }, cwd: process.cwd() };
+    const dir = tmp();
+    expect(await makeRenderCommand(limit).run(['-', '-o', dir], io)).toBe(1);
+    expect(stdout).toBe('');
+    expect(readdirSync(dir)).toEqual([]);
+    expect(stderr).toMatch(new RegExp(`^error: <stdin> document \\d+ \\(LlamaStackDistribution "team-[ab]-\\d"\\): the rendered manifests would exceed ${limit} bytes `));
+    expect(stderr).toContain('Render the documents in several runs');
+    expect(MAX_RENDER_OUTPUT_BYTES).toBe(16 * MANIFEST_LIMITS.maxBytes);
   });
 });
 
