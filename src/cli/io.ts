@@ -1,3 +1,4 @@
+import { fstatSync, writeSync } from 'fs';
 import { parseArgs, ParseArgsConfig } from 'util';
 import { closest } from './suggest';
 
@@ -40,11 +41,11 @@ export const EXIT_BROKEN_PIPE = 141;
  * `> file`) is reported in one line with exit code 1, never with a stack trace.
  */
 export function processIo(): CliIo {
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE') process.stderr.write(`error: cannot write standard output: ${e.code === 'ENOSPC' ? 'no space left on the device' : e.message}\n`);
-    process.exit(e.code === 'EPIPE' ? EXIT_BROKEN_PIPE : 1);
-  });
+  process.stdout.on('error', stdoutFailed);
   process.stderr.on('error', () => undefined);
+  // Node writes to a file with one write(2) and ignores a short count, so on a full disk it would
+  // drop the rest and exit 0: a file gets every byte written here, or the run fails.
+  const toFile = isRegularFile(1);
   return {
     readStdin: async () => {
       const chunks: Buffer[] = [];
@@ -53,10 +54,33 @@ export function processIo(): CliIo {
       }
       return Buffer.concat(chunks).toString('utf8');
     },
-    stdout: (text) => process.stdout.write(text),
+    stdout: (text) => (toFile ? writeWhole(1, text) : process.stdout.write(text)),
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
   };
+}
+
+function isRegularFile(fd: number): boolean {
+  try {
+    return fstatSync(fd).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Writes all of `text` to `fd`, however many write(2) calls it takes. */
+function writeWhole(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  try {
+    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
+  } catch (e) {
+    stdoutFailed(e as NodeJS.ErrnoException);
+  }
+}
+
+function stdoutFailed(e: NodeJS.ErrnoException): never {
+  if (e.code !== 'EPIPE') process.stderr.write(`error: cannot write standard output: ${e.code === 'ENOSPC' ? 'no space left on the device' : e.message}\n`);
+  process.exit(e.code === 'EPIPE' ? EXIT_BROKEN_PIPE : 1);
 }
 
 /**

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFi
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { cli } from './run';
+import { describeWhen } from '../sandbox/host';
 import { MANIFEST_LIMITS } from '../../src/cli/inputs';
 import { EXIT_BROKEN_PIPE } from '../../src/cli/io';
 import { makeRenderCommand, MAX_RENDER_OUTPUT_BYTES } from '../../src/cli/render-command';
@@ -142,6 +143,31 @@ describe('output that cannot be written', () => {
     expect(readFileSync(victim, 'utf8')).toBe('untouched\n');
     expect(readFileSync(join(dir, 'out.yaml'), 'utf8')).toBe('new\n');
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp') && !f.includes(String(process.pid)))).toEqual([]);
+  });
+});
+
+const mountNamespaces = spawnSync('unshare', ['-rm', 'true']).status === 0
+  ? { ok: true as const } : { ok: false as const, reason: 'unshare -rm (a user and mount namespace) is not permitted here' };
+
+describeWhen('a full disk (a 16 KiB tmpfs in a mount namespace of its own)', mountNamespaces, 'user namespaces (unshare -rm)', () => {
+  /** Runs the built binary with `dir` a 16 KiB tmpfs, standard output sent where `shell` says. */
+  const onFullDisk = (shell: string) => {
+    const dir = tmp();
+    const script = `mount -t tmpfs -o size=16k tmpfs "$1" && ${shell}`;
+    const r = spawnSync('unshare', ['-rm', 'sh', '-c', script, 'sh', dir, process.execPath, BIN, FIXTURE], { encoding: 'utf8', timeout: 20_000 });
+    return { dir, code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  test('-o: the error names the directory, and nothing is left there', () => {
+    const r = onFullDisk('"$2" "$3" render "$4" -o "$1/out"; code=$?; ls -A "$1/out"; exit $code');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`error: cannot write to ${r.dir}/out: No space left on the device holding ${r.dir}/out.\n`);
+    expect(r.stdout).toBe('');
+  });
+
+  test('standard output on a full disk: one line, exit 1', () => {
+    const r = onFullDisk('"$2" "$3" render "$4" > "$1/out.yaml"');
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 1, stderr: 'error: cannot write standard output: no space left on the device\n' });
   });
 });
 
