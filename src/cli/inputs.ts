@@ -1,7 +1,7 @@
 import { resolve } from 'path';
 import { CliIo } from './io';
 import { RunConfigError } from '../run-config/errors';
-import { describeFsError, readRegularFileCapped } from '../run-config/files';
+import { describeFsError, InputTooLargeError, readRegularFileCapped } from '../run-config/files';
 import { parseUntrustedYamlStream, YamlLimits } from '../run-config/safe-yaml';
 
 /** One parsed YAML document of the input. */
@@ -39,10 +39,12 @@ export async function readInputs(files: readonly string[], io: CliIo): Promise<I
     const source = file === '-' ? '<stdin>' : file;
     let text: string;
     try {
-      text = file === '-' ? await io.readStdin() : readRegularFileCapped(resolve(io.cwd, file), MANIFEST_LIMITS.maxBytes);
+      text = file === '-' ? await io.readStdin(MANIFEST_LIMITS.maxBytes) : readRegularFileCapped(resolve(io.cwd, file), MANIFEST_LIMITS.maxBytes);
     } catch (e) {
       // Named as the user wrote it, not as resolved against the working directory.
-      errors.push(file === '-' ? `cannot read standard input: ${(e as Error).message}` : describeFsError(Object.assign(e as object, { path: file })));
+      errors.push(file === '-' && !(e instanceof InputTooLargeError)
+        ? `cannot read standard input: ${(e as Error).message}`
+        : describeFsError(Object.assign(e as object, { path: source })));
       continue;
     }
     try {

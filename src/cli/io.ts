@@ -1,11 +1,15 @@
 import { fstatSync, writeSync } from 'fs';
 import { parseArgs, ParseArgsConfig } from 'util';
 import { closest } from './suggest';
+import { InputTooLargeError } from '../run-config/files';
 
 /** What a CLI command may touch of the outside world; tests pass their own. */
 export interface CliIo {
-  /** Reads all of standard input. */
-  readonly readStdin: () => Promise<string>;
+  /**
+   * Reads all of standard input, up to `maxBytes`.
+   * @throws InputTooLargeError (from run-config/files) beyond `maxBytes`, having read no further
+   */
+  readonly readStdin: (maxBytes: number) => Promise<string>;
   /** Writes to standard output. */
   readonly stdout: (text: string) => void;
   /** Writes to standard error. */
@@ -47,10 +51,17 @@ export function processIo(): CliIo {
   // drop the rest and exit 0: a file gets every byte written here, or the run fails.
   const toFile = isRegularFile(1);
   return {
-    readStdin: async () => {
+    readStdin: async (maxBytes) => {
       const chunks: Buffer[] = [];
+      let total = 0;
       for await (const chunk of process.stdin) {
-        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk as Buffer;
+        total += bytes.length;
+        if (total > maxBytes) {
+          process.stdin.destroy();
+          throw new InputTooLargeError('<stdin>', maxBytes);
+        }
+        chunks.push(bytes);
       }
       return Buffer.concat(chunks).toString('utf8');
     },

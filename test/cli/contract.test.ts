@@ -90,6 +90,12 @@ describe('inputs that are not regular files are refused, never waited on', () =>
     expect((await cli(['render', '/dev/zero'])).stderr).toBe("error: /dev/zero is a device, not a regular file: give a file, or '-' to read standard input.\n");
   });
 
+  test('standard input over the limit is not read further either', () => {
+    const r = binary(['render', '-'], `# ${'x'.repeat(16 * 1024 * 1024)}\n`);
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr })
+      .toEqual({ code: 1, stdout: '', stderr: 'error: <stdin> is larger than the limit of 16777216 bytes (16384 KiB); it was not read further.\n' });
+  });
+
   test('a file over the input limit is not read further', async () => {
     const file = join(tmp(), 'big.yaml');
     writeFileSync(file, `# ${'x'.repeat(16 * 1024 * 1024)}\n`);
