@@ -1,5 +1,6 @@
 import { readFileSync } from 'fs';
-import Ajv, { AnySchema, ErrorObject, ValidateFunction } from 'ajv';
+import type Ajv from 'ajv';
+import type { AnySchema, ErrorObject, ValidateFunction } from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { compareStrings, isRecord as isMapping } from '../checks';
 import { CelEvaluationError, CelExpression, CelSyntaxError } from './cel';
@@ -75,11 +76,10 @@ export class CrdValidator {
   }
 
   private readonly versions = new Map<string, VersionEntry>();
-  private readonly ajv: Ajv;
+  private ajvInstance: Ajv | undefined;
 
   /** @param crds CustomResourceDefinition objects (`apiextensions.k8s.io/v1`) */
   public constructor(crds: readonly unknown[]) {
-    this.ajv = new Ajv({ allErrors: true, strict: false, logger: false, formats: KUBERNETES_FORMATS });
     this.add(crds, true);
   }
 
@@ -88,6 +88,16 @@ export class CrdValidator {
    */
   public addFiles(paths: readonly string[]): void {
     this.add(paths.flatMap((path) => parseCrdYaml(readFileSync(path, 'utf8'), path)), false);
+  }
+
+  /** The schema compiler, loaded when the first custom resource is validated (core kinds never need it). */
+  private ajv(): Ajv {
+    if (!this.ajvInstance) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const AjvClass = (require('ajv') as typeof import('ajv')).default;
+      this.ajvInstance = new AjvClass({ allErrors: true, strict: false, logger: false, formats: KUBERNETES_FORMATS });
+    }
+    return this.ajvInstance;
   }
 
   private add(crds: readonly unknown[], override: boolean): void {
@@ -128,7 +138,7 @@ export class CrdValidator {
     if (!entry.validate) {
       // Every custom resource has apiVersion, kind and metadata, declared in its schema or not.
       const root = { ...entry.schema, properties: { ...IMPLICIT_ROOT_PROPERTIES, ...(entry.schema.properties as object | undefined) } };
-      entry.validate = this.ajv.compile(closeObjects(root) as AnySchema);
+      entry.validate = this.ajv().compile(closeObjects(root) as AnySchema);
     }
     const violations: SchemaViolation[] = [];
     const notes: string[] = [];
