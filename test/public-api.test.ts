@@ -1,8 +1,8 @@
 // The package's public surface: what `kube-inference-constructs` and `kube-inference-constructs/pulumi`
 // export at run time (types are erased; API.md, generated from src/index.ts, lists them). A change
 // here is a change of the published API: make it on purpose, with a CHANGELOG entry.
-import * as pulumiEntry from '../src/pulumi';
 import * as root from '../src';
+import * as pulumiEntry from '../src/pulumi';
 
 test('the root entry point exports the public API only', () => {
   expect(Object.keys(root).sort()).toEqual([

@@ -4,9 +4,9 @@ import { Construct } from 'constructs';
 import { ValidationError } from '../errors';
 import { describeFsError, writeFilesAtomically } from '../run-config/files';
 import { synthesizeObjects } from '../synth';
+import { LLSD_API_VERSION, MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND } from './document-kinds';
 import { MANIFEST_LIMITS, readInputs } from './inputs';
 import { CliIo, Command, parseCommandArgs } from './io';
-import { LLSD_API_VERSION, MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND } from './document-kinds';
 
 /** A kind of input document the render command understands. */
 interface DocumentRenderer {

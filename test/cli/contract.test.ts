@@ -6,11 +6,11 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFi
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { cli } from './run';
-import { describeWhen } from '../sandbox/host';
 import { MANIFEST_LIMITS } from '../../src/cli/inputs';
 import { EXIT_BROKEN_PIPE } from '../../src/cli/io';
 import { makeRenderCommand, MAX_RENDER_OUTPUT_BYTES } from '../../src/cli/render-command';
 import { writeFilesAtomically } from '../../src/run-config/files';
+import { describeWhen } from '../sandbox/host';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
 const BIN = join(__dirname, '..', '..', 'lib', 'cli', 'main.js');
