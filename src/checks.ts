@@ -32,6 +32,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
+/** The API group of an apiVersion: `apps` for `apps/v1`, `` for the core group's `v1`. */
+export function apiGroupOf(apiVersion: string): string {
+  return apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
+}
+
 /** `a.b` from `a` and `b`; `b` alone when the base is empty. */
 export function joinPath(base: string, field: string): string {
   return base === '' ? field : `${base}.${field}`;

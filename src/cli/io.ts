@@ -1,7 +1,7 @@
 import { fstatSync, writeSync } from 'fs';
 import { parseArgs, ParseArgsConfig } from 'util';
 import { closest } from './suggest';
-import { InputTooLargeError } from '../run-config/files';
+import { readTextCapped } from '../run-config/files';
 
 /** What a CLI command may touch of the outside world; tests pass their own. */
 export interface CliIo {
@@ -51,20 +51,8 @@ export function processIo(): CliIo {
   // drop the rest and exit 0: a file gets every byte written here, or the run fails.
   const toFile = isRegularFile(1);
   return {
-    readStdin: async (maxBytes) => {
-      const chunks: Buffer[] = [];
-      let total = 0;
-      for await (const chunk of process.stdin) {
-        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk as Buffer;
-        total += bytes.length;
-        if (total > maxBytes) {
-          process.stdin.destroy();
-          throw new InputTooLargeError('<stdin>', maxBytes);
-        }
-        chunks.push(bytes);
-      }
-      return Buffer.concat(chunks).toString('utf8');
-    },
+    // The capped reader merge-config uses for `--base-config /dev/stdin`: pipes, files and sockets alike.
+    readStdin: async (maxBytes) => readTextCapped('/dev/stdin', maxBytes),
     stdout: (text) => (toFile ? writeWhole(1, text) : process.stdout.write(text)),
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),

@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'path';
 import { Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
+import { apiGroupOf } from '../checks';
 import { ValidationError } from '../errors';
 import { describeFsError, writeFilesAtomically } from '../run-config/files';
 import { synthesizeObjects } from '../synth';
@@ -134,7 +135,7 @@ async function render(args: string[], io: CliIo, maxOutputBytes: number): Promis
 function claimObjects(owners: Map<string, string>, manifests: readonly any[], label: string, namespace: string | undefined): string[] {
   const errors: string[] = [];
   for (const m of manifests) {
-    const group = typeof m.apiVersion === 'string' && m.apiVersion.includes('/') ? m.apiVersion.split('/')[0] : '';
+    const group = typeof m.apiVersion === 'string' ? apiGroupOf(m.apiVersion) : '';
     const ns = m.metadata?.namespace ?? namespace ?? '';
     const object = `${m.kind}${group ? `.${group}` : ''} ${ns ? `${ns}/` : ''}${m.metadata?.name}`;
     const other = owners.get(object);

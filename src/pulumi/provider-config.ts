@@ -1,4 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
+import { isPlainObject } from '../checks';
 import { ProblemCollector } from '../errors';
 import { DeferredValues } from './deferred-values';
 
@@ -55,7 +56,7 @@ export function deferProviderConfig(
     if (Array.isArray(value)) return value.map((item, i) => visit(item, `${where}[${i}]`));
     if (isPlainObject(value)) {
       const ref = (value as { secretKeyRef?: { name?: unknown } }).secretKeyRef;
-      if (Object.keys(value).length === 1 && isPlainObject(ref) && ref.name !== undefined && !isPlain(ref.name)) {
+      if (Object.keys(value).length === 1 && isPlainObject(ref) && ref.name !== undefined && typeof ref.name !== 'string') {
         return { secretKeyRef: { ...ref, name: deferred.placeholder(ref.name as pulumi.Input<string>, 'name') } };
       }
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visit(v, `${where}.${k}`)]));
@@ -66,14 +67,4 @@ export function deferProviderConfig(
     return value;
   };
   return visit(config, `${field}.config`) as { [key: string]: unknown };
-}
-
-function isPlain(value: unknown): boolean {
-  return typeof value === 'string';
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }

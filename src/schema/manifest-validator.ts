@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'fs';
 import { basename, join } from 'path';
 import { CrdValidationResult, CrdValidator } from './crd-validator';
+import { apiGroupOf } from '../checks';
 import { validateKubernetesObject } from './kubernetes-validator';
 
 /** The CRDs vendored with this package (KAITO, Dynamo, KubeRay), next to `lib/` and `src/`. */
@@ -43,7 +44,7 @@ export class ManifestValidator {
     if (object === null || typeof object !== 'object' || typeof object.apiVersion !== 'string' || typeof object.kind !== 'string') {
       return { against: 'unknown', valid: false, violations: [{ path: '', message: 'not a Kubernetes object: apiVersion and kind must be strings' }], notes: [] };
     }
-    this.loadGroup(object.apiVersion.includes('/') ? object.apiVersion.split('/')[0] : '');
+    this.loadGroup(apiGroupOf(object.apiVersion));
     if (this.crds.supports(object.apiVersion, object.kind)) {
       return { against: 'crd', ...this.crds.validate(object) };
     }
