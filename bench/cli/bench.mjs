@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeMeasurer } from '../measure.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
@@ -22,26 +23,8 @@ const runs = Number(args[args.indexOf('--runs') + 1]) || 7;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-bench-'));
 const cli = path.join(repo, 'lib', 'cli', 'main.js');
 
-const preload = path.join(work, 'peak-rss.cjs');
-fs.writeFileSync(preload, "process.on('exit', () => require('fs').writeFileSync(process.env.PEAK_RSS_FILE, String(process.resourceUsage().maxRSS)));\n");
-
-/** Median wall time (ms) and highest peak RSS (MiB) of `node <nodeArgs>` over the runs. */
-function measure(nodeArgs, { input } = {}) {
-  const times = [];
-  let peak = 0;
-  const rssFile = path.join(work, 'rss.txt');
-  for (let i = 0; i < runs; i++) {
-    const started = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, ['--require', preload, ...nodeArgs], {
-      input, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, env: { ...process.env, PEAK_RSS_FILE: rssFile },
-    });
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
-    if (r.status !== 0) throw new Error(`node ${nodeArgs.join(' ')} failed:\n${r.stderr}`);
-    peak = Math.max(peak, Number(fs.readFileSync(rssFile, 'utf8')) / 1024);
-  }
-  times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)], mib: peak };
-}
+/** Median wall time (ms) and highest peak RSS (MiB) of `node <args>` over the runs. */
+const measure = nodeMeasurer(work, runs);
 
 // Inputs: n LlamaStackDistribution documents (the fixture's first stack under new names) and as many
 // ModelDeployment documents, alternating; each renders 3 objects (LLSD) or 1–2 (ModelDeployment).

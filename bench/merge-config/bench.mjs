@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeMeasurer } from '../measure.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
@@ -65,31 +66,15 @@ function metadataDir(count) {
   return dir;
 }
 
-const preload = path.join(work, 'peak-rss.cjs');
-fs.writeFileSync(preload, "process.on('exit', () => require('fs').writeFileSync(process.env.PEAK_RSS_FILE, String(process.resourceUsage().maxRSS)));\n");
-
-/** Median wall time (ms) and highest peak RSS (MiB) over the runs. */
-function measure(script, scriptArgs) {
-  const times = [];
-  let peak = 0;
-  const rssFile = path.join(work, 'rss.txt');
-  for (let i = 0; i < runs; i++) {
-    const started = process.hrtime.bigint();
-    const result = spawnSync(process.execPath, ['--require', preload, script, ...scriptArgs], { encoding: 'utf8', env: { ...process.env, PEAK_RSS_FILE: rssFile } });
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
-    if (result.status !== 0) throw new Error(`${script} failed:\n${result.stderr}`);
-    peak = Math.max(peak, Number(fs.readFileSync(rssFile, 'utf8')) / 1024);
-  }
-  times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)], mib: peak };
-}
+/** Median wall time (ms) and highest peak RSS (MiB) of `node <args>` over the runs. */
+const measure = nodeMeasurer(work, runs);
 
 const rows = [];
 for (const count of [1, 10, 50]) {
   const metadata = metadataDir(count);
   const out = path.join(work, `out-${count}`);
-  const merge = measure(cli, ['merge-config', '--metadata-dir', metadata, '--base-config', baseConfig, '--output-dir', out]);
-  const bare = measure(floor, [metadata, baseConfig, path.join(work, `floor-${count}`)]);
+  const merge = measure([cli, 'merge-config', '--metadata-dir', metadata, '--base-config', baseConfig, '--output-dir', out]);
+  const bare = measure([floor, metadata, baseConfig, path.join(work, `floor-${count}`)]);
   rows.push({ count, merge, bare });
 }
 
