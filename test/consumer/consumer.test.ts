@@ -21,7 +21,9 @@ const ROOT = join(__dirname, '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'consumer');
 const TEMPLATE = join(ROOT, 'node_modules', 'cdk8s-cli', 'templates', 'typescript-app');
 const CDK8S_CLI = join(ROOT, 'node_modules', '.bin', 'cdk8s');
-const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; peerDependencies: Record<string, string> };
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string; peerDependencies: Record<string, string>; peerDependenciesMeta: unknown; dependencies: Record<string, string>; bin: unknown;
+};
 
 /** The oldest releases the peer ranges allow, and the newest the registry served when these were last raised. */
 const VERSIONS = {
@@ -66,11 +68,10 @@ describeWhen('the packed library in fresh consumer projects', problem === undefi
   });
 
   test('the package declares cdk8s and constructs as peers, Pulumi as optional peers, and both CLI names', () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-    expect(pkg.peerDependencies).toEqual({ '@pulumi/kubernetes': '^4.10.0', '@pulumi/pulumi': '^3.100.0', 'cdk8s': '^2.68.12', 'constructs': '^10.3.0' });
-    expect(pkg.peerDependenciesMeta).toEqual({ '@pulumi/pulumi': { optional: true }, '@pulumi/kubernetes': { optional: true } });
-    expect(Object.keys(pkg.dependencies)).not.toEqual(expect.arrayContaining(['cdk8s']));
-    expect(pkg.bin).toEqual({ 'kube-inference': 'lib/cli/main.js', 'kube-inference-constructs': 'lib/cli/main.js' });
+    expect(PKG.peerDependencies).toEqual({ '@pulumi/kubernetes': '^4.10.0', '@pulumi/pulumi': '^3.100.0', 'cdk8s': '^2.68.12', 'constructs': '^10.3.0' });
+    expect(PKG.peerDependenciesMeta).toEqual({ '@pulumi/pulumi': { optional: true }, '@pulumi/kubernetes': { optional: true } });
+    expect(Object.keys(PKG.dependencies)).not.toEqual(expect.arrayContaining(['cdk8s']));
+    expect(PKG.bin).toEqual({ 'kube-inference': 'lib/cli/main.js', 'kube-inference-constructs': 'lib/cli/main.js' });
     for (const [name, version] of Object.entries(VERSIONS.lowest)) expect(PKG.peerDependencies[name]).toBe(`^${version}`);
   });
 
