@@ -108,7 +108,7 @@ function workers(services: Record<string, any>, engine: string): [string, any][]
 }
 
 /** For each service: its module is runnable, and its whole argument list passes `parser`. */
-function workerCases(found: [string, any][], parser: Parser): Case[] {
+function serviceCases(found: [string, any][], parser: Parser): Case[] {
   return found.flatMap(([id, s]) => {
     const main = s.extraPodSpec.mainContainer;
     expect(main.command.slice(0, 2)).toEqual(['python3', '-m']);
@@ -127,13 +127,13 @@ describeWhen('rendered Dynamo frontends and vLLM workers, parsed by ai-dynamo 1.
 
   test('every frontend command runs a module and every frontend argument list passes dynamo.frontend\'s parser', () => {
     const frontends = Object.entries(services).filter(([, s]) => s.componentType === 'frontend');
-    expectAccepted(parse(vllmEnv.value!, workerCases(frontends, 'frontend')));
+    expectAccepted(parse(vllmEnv.value!, serviceCases(frontends, 'frontend')));
   });
 
   test('every vLLM worker, aggregated, prefill and decode, passes dynamo.vllm\'s whole parser (Dynamo\'s checks and vLLM\'s)', () => {
     const found = workers(services, 'vllm');
     expect(found.some(([, s]) => s.subComponentType === 'prefill')).toBe(true);
-    const results = parse(vllmEnv.value!, workerCases(found, 'dynamo-vllm'));
+    const results = parse(vllmEnv.value!, serviceCases(found, 'dynamo-vllm'));
     expectAccepted(results);
     // With the kv router the workers publish KV events from the config we render, not from Dynamo
     // 1.0.1's deprecated automatic one (which a later release turns off).
@@ -165,7 +165,7 @@ describeWhen('rendered Dynamo SGLang workers, parsed by ai-dynamo 1.0.1 with SGL
   test('every SGLang worker, aggregated, prefill and decode, passes dynamo.sglang\'s whole parser up to the model download', () => {
     const found = workers(dynamoServices(), 'sglang');
     expect(found.some(([, s]) => s.subComponentType === 'prefill')).toBe(true);
-    expectAccepted(parse(sglangEnv.value!, workerCases(found, 'dynamo-sglang')));
+    expectAccepted(parse(sglangEnv.value!, serviceCases(found, 'dynamo-sglang')));
   });
 
   test('the check can fail: an argument SGLang does not know, or a bad value, is reported with its parser\'s message', () => {
