@@ -34,8 +34,9 @@ const project = new typescript.TypeScriptProject({
     // Bundled into src/schema/vendor/cel-js.cjs by scripts/vendor-cel.mjs, not a runtime dependency.
     '@marcbachmann/cel-js@8.0.0',
   ],
-  // `npx kube-inference-constructs` runs the CLI straight from the package name.
-  bin: { 'kube-inference': 'lib/cli/main.js', 'kube-inference-constructs': 'lib/cli/main.js' },
+  // `npx kube-inference-constructs` runs the CLI straight from the package name. The CLI is the
+  // bundle scripts/bundle-cli.mjs makes of lib/cli/main.js (one file to load at every start).
+  bin: { 'kube-inference': 'lib/cli/kube-inference.cjs', 'kube-inference-constructs': 'lib/cli/kube-inference.cjs' },
 
   // The repository has no hosted CI of its own here; .ci/run is the CI entry point.
   github: false,
@@ -95,6 +96,8 @@ project.package.addField('peerDependenciesMeta', { '@pulumi/pulumi': { optional:
 // CommonJS bundle of the CEL library.
 project.compileTask.exec('cp src/llama-stack/scripts/*.sh src/llama-stack/scripts/*.py lib/llama-stack/scripts/');
 project.compileTask.exec('mkdir -p lib/schema/vendor && cp src/schema/vendor/cel-js.cjs lib/schema/vendor/');
+// The CLI users run: lib/cli/main.js and its imports in one file, built after tsc.
+project.compileTask.exec('node scripts/bundle-cli.mjs');
 project.gitattributes.addAttributes('/src/schema/vendor/cel-js.cjs', 'linguist-generated');
 
 // The main job: synthesise every example with the real cdk8s CLI into manifests.

@@ -1,8 +1,10 @@
 import { createHash } from 'crypto';
-import { Names } from 'cdk8s';
-import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
+import { ApiObject, Names } from 'cdk8s';
+import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { Construct } from 'constructs';
+import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import { ProblemCollector } from '../errors';
+import { defineConfigMap, defineDeployment, definePersistentVolumeClaim, defineService, envVarJson } from '../kubernetes-objects';
 import { LABEL_DOMAIN, standardLabels } from '../labels';
 import { defaultMergeImage } from '../run-config/merge-image';
 import { addWarning } from '../warnings';
@@ -170,9 +172,9 @@ export class LlamaStackWithProviders extends Construct {
   /** Names of the ConfigMaps this construct rendered (not the user's own). */
   public readonly configMapNames: string[] = [];
   /** The rendered Deployment. */
-  public readonly deployment: k8s.KubeDeployment;
+  public readonly deployment: ApiObject;
   /** The rendered Service. */
-  public readonly service: k8s.KubeService;
+  public readonly service: ApiObject;
   /**
    * True when the config was merged at synth time (every provider's metadata and the config were
    * known): the pod runs neither the extraction nor the merge step.
@@ -203,7 +205,7 @@ export class LlamaStackWithProviders extends Construct {
       const merged = validated.synthTimeConfig;
       const name = `${this.name}-config`;
       const data = merged?.files ?? { [configFileName]: validated.inlineConfigText };
-      new k8s.KubeConfigMap(this, 'user-config', { metadata: metadata(name), data: { ...data } });
+      defineConfigMap(this, 'user-config', { metadata: metadata(name), data: { ...data } });
       this.configMapNames.push(name);
       configMap = { name, key: configFileName };
       // A changed config must roll the pods: a ConfigMap edit alone does not restart them.
@@ -216,7 +218,7 @@ export class LlamaStackWithProviders extends Construct {
     const scriptsConfigMap = `${this.name}-init-scripts`;
     if (validated.providers.length > 0) {
       const data = initScripts();
-      new k8s.KubeConfigMap(this, 'init-scripts', { metadata: metadata(scriptsConfigMap), data: { ...data } });
+      defineConfigMap(this, 'init-scripts', { metadata: metadata(scriptsConfigMap), data: { ...data } });
       this.configMapNames.push(scriptsConfigMap);
       podAnnotations[`${LABEL_DOMAIN}/init-scripts-hash`] = sha256(Object.values(data).join('\0'));
     }
@@ -225,20 +227,20 @@ export class LlamaStackWithProviders extends Construct {
     const persistent = props.storage !== undefined && !props.storage.ephemeral;
     const claimName = props.storage?.existingClaimName ?? `${this.name}-pvc`;
     if (persistent && props.storage?.existingClaimName === undefined) {
-      new k8s.KubePersistentVolumeClaim(this, 'storage', {
+      definePersistentVolumeClaim(this, 'storage', {
         metadata: metadata(claimName),
         spec: {
           accessModes: ['ReadWriteOnce'],
           storageClassName: props.storage?.storageClassName,
-          resources: { requests: { storage: k8s.Quantity.fromString(props.storage?.size ?? '10Gi') } },
+          resources: { requests: { storage: props.storage?.size ?? '10Gi' } },
         },
       });
     }
-    const storage: k8s.Volume = persistent
+    const storage: PodPlan['storage'] = persistent
       ? { name: VOLUMES.storage, persistentVolumeClaim: { claimName } }
       : {
         name: VOLUMES.storage,
-        emptyDir: props.storage?.size ? { sizeLimit: k8s.Quantity.fromString(props.storage.size) } : {},
+        emptyDir: props.storage?.size ? { sizeLimit: props.storage.size } : {},
       };
 
     const plan: PodPlan = {
@@ -264,13 +266,13 @@ export class LlamaStackWithProviders extends Construct {
         fsGroup: props.podSecurity?.fsGroup ?? 1001,
         restricted: props.podSecurity?.restricted ?? true,
       },
-      env: props.env ?? [],
+      env: (props.env ?? []).map(envVarJson),
       resources: props.resources ?? { requests: { cpu: '500m', memory: '1Gi' } },
       initResources: props.initContainerResources ?? { requests: { cpu: '100m', memory: '256Mi' } },
     };
 
     const init = initContainers(plan);
-    this.deployment = new k8s.KubeDeployment(this, 'deployment', {
+    this.deployment = defineDeployment(this, 'deployment', {
       metadata: metadata(this.name),
       spec: {
         replicas: props.replicas ?? 1,
@@ -288,7 +290,8 @@ export class LlamaStackWithProviders extends Construct {
             imagePullSecrets: props.imagePullSecrets?.map((name) => ({ name })),
             securityContext: podSecurityContext(plan.security),
             nodeSelector: props.nodeSelector,
-            tolerations: props.tolerations,
+            // cdk8s types `effect` and `operator` as strings; the API server checks their values.
+            tolerations: props.tolerations as IToleration[] | undefined,
             initContainers: init.length > 0 ? init : undefined,
             containers: [serverContainer(plan)],
             volumes: volumes(plan),
@@ -297,11 +300,11 @@ export class LlamaStackWithProviders extends Construct {
       },
     });
 
-    this.service = new k8s.KubeService(this, 'service', {
+    this.service = defineService(this, 'service', {
       metadata: metadata(this.serviceName),
       spec: {
         selector,
-        ports: [{ name: 'http', port: this.port, targetPort: k8s.IntOrString.fromString('http'), protocol: 'TCP' }],
+        ports: [{ name: 'http', port: this.port, targetPort: 'http', protocol: 'TCP' }],
       },
     });
   }

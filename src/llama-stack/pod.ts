@@ -1,4 +1,10 @@
-import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
+import type { IPodSecurityContext } from 'kubernetes-models/v1/PodSecurityContext';
+import type { IProbe } from 'kubernetes-models/v1/Probe';
+import type { ISecurityContext } from 'kubernetes-models/v1/SecurityContext';
+import type { IVolume } from 'kubernetes-models/v1/Volume';
+import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { ImagePullPolicy } from './external-providers';
 import { PodSecurityOptions } from './options';
 import {
@@ -61,16 +67,16 @@ export interface PodPlan {
   readonly mergeImage: string;
   readonly distributionConfigPaths: readonly string[];
   readonly sharedVolumeSizeLimit: string;
-  readonly storage: k8s.Volume;
+  readonly storage: IVolume;
   readonly storageMountPath: string;
   readonly security: Required<PodSecurityOptions>;
-  readonly env: readonly k8s.EnvVar[];
+  readonly env: readonly IEnvVar[];
   readonly resources: ResourceRequirements;
   readonly initResources: ResourceRequirements;
 }
 
 /** The container-level security context: the restricted profile, or nothing when relaxed. */
-export function containerSecurityContext(security: Required<PodSecurityOptions>): k8s.SecurityContext | undefined {
+export function containerSecurityContext(security: Required<PodSecurityOptions>): ISecurityContext | undefined {
   if (!security.restricted) {
     return undefined;
   }
@@ -82,20 +88,13 @@ export function containerSecurityContext(security: Required<PodSecurityOptions>)
 }
 
 /** The pod-level security context: fixed uid/gid/fsGroup, plus the restricted profile's pod settings. */
-export function podSecurityContext(security: Required<PodSecurityOptions>): k8s.PodSecurityContext {
+export function podSecurityContext(security: Required<PodSecurityOptions>): IPodSecurityContext {
   return {
     runAsUser: security.runAsUser,
     runAsGroup: security.runAsGroup,
     fsGroup: security.fsGroup,
     ...(security.restricted ? { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } } : {}),
   };
-}
-
-/** Converts string quantities to the `Quantity` objects the imported k8s types expect. */
-export function toK8sResources(resources: ResourceRequirements): k8s.ResourceRequirements {
-  const convert = (m?: { [resource: string]: string }) =>
-    m === undefined ? undefined : Object.fromEntries(Object.entries(m).map(([k, v]) => [k, k8s.Quantity.fromString(v)]));
-  return { requests: convert(resources.requests), limits: convert(resources.limits) };
 }
 
 /** The path of the config file the server is started with, or undefined when the image decides. */
@@ -116,7 +115,7 @@ function extractsBaseConfig(plan: PodPlan): boolean {
  * own packages, one installer per provider in spec order, then, when the merge runs in the pod, the
  * extraction of the distribution's config (only without a user config) and the merge.
  */
-export function initContainers(plan: PodPlan): k8s.Container[] {
+export function initContainers(plan: PodPlan): IContainer[] {
   const containers = plan.providers.length > 0 ? [inspectContainer(plan)] : [];
   containers.push(...plan.providers.map((p) => installContainer(plan, p)));
   if (extractsBaseConfig(plan)) {
@@ -129,20 +128,20 @@ export function initContainers(plan: PodPlan): k8s.Container[] {
 }
 
 /** The pod's volumes, only those its containers mount. */
-export function volumes(plan: PodPlan): k8s.Volume[] {
-  const result: k8s.Volume[] = [];
+export function volumes(plan: PodPlan): IVolume[] {
+  const result: IVolume[] = [];
   if (plan.providers.length > 0) {
     result.push({ name: VOLUMES.scripts, configMap: { name: plan.scriptsConfigMap } });
     result.push({
       name: VOLUMES.externalProviders,
-      emptyDir: { sizeLimit: k8s.Quantity.fromString(plan.sharedVolumeSizeLimit) },
+      emptyDir: { sizeLimit: plan.sharedVolumeSizeLimit },
     });
   }
   if (extractsBaseConfig(plan)) {
-    result.push({ name: VOLUMES.baseConfig, emptyDir: { sizeLimit: k8s.Quantity.fromString(SMALL_VOLUME) } });
+    result.push({ name: VOLUMES.baseConfig, emptyDir: { sizeLimit: SMALL_VOLUME } });
   }
   if (plan.mergeInPod) {
-    result.push({ name: VOLUMES.mergedConfig, emptyDir: { sizeLimit: k8s.Quantity.fromString(SMALL_VOLUME) } });
+    result.push({ name: VOLUMES.mergedConfig, emptyDir: { sizeLimit: SMALL_VOLUME } });
   }
   if (plan.configMap) {
     result.push({
@@ -158,9 +157,9 @@ export function volumes(plan: PodPlan): k8s.Volume[] {
 const SMALL_VOLUME = '64Mi';
 
 /** The Llama Stack server container. */
-export function serverContainer(plan: PodPlan): k8s.Container {
+export function serverContainer(plan: PodPlan): IContainer {
   const configPath = serverConfigPath(plan);
-  const mounts: k8s.VolumeMount[] = [];
+  const mounts: IVolumeMount[] = [];
   if (plan.providers.length > 0) {
     mounts.push({ name: VOLUMES.externalProviders, mountPath: EXTERNAL_PROVIDERS_DIR, readOnly: true });
   }
@@ -174,8 +173,8 @@ export function serverContainer(plan: PodPlan): k8s.Container {
     mounts.push({ name: VOLUMES.scripts, mountPath: SCRIPTS_DIR, readOnly: true });
   }
   mounts.push({ name: VOLUMES.storage, mountPath: plan.storageMountPath });
-  const probe = (periodSeconds: number, failureThreshold: number): k8s.Probe => ({
-    httpGet: { path: '/v1/health', port: k8s.IntOrString.fromString('http') },
+  const probe = (periodSeconds: number, failureThreshold: number): IProbe => ({
+    httpGet: { path: '/v1/health', port: 'http' },
     periodSeconds,
     failureThreshold,
     timeoutSeconds: 5,
@@ -196,7 +195,7 @@ export function serverContainer(plan: PodPlan): k8s.Container {
     startupProbe: probe(10, 60),
     readinessProbe: probe(10, 3),
     livenessProbe: probe(20, 3),
-    resources: toK8sResources(plan.resources),
+    resources: plan.resources,
     securityContext: containerSecurityContext(plan.security),
     volumeMounts: mounts,
     terminationMessagePolicy: 'FallbackToLogsOnError',
@@ -207,18 +206,18 @@ export function serverContainer(plan: PodPlan): k8s.Container {
  * The server's environment: our defaults (which the user's env overrides), the user's env, then
  * PYTHONPATH with the provider packages first and the provider secrets.
  */
-function serverEnv(plan: PodPlan, configPath: string | undefined): k8s.EnvVar[] {
+function serverEnv(plan: PodPlan, configPath: string | undefined): IEnvVar[] {
   // Every state directory on the storage volume, whatever its mount path and whatever the uid: the
   // image's own home (`/.llama`, `/.cache`) is writable for root or group 0 only, and distribution
   // configs write under `~` (`${env.SQLITE_STORE_DIR:=~/.llama/distributions/<name>}`).
-  const defaults: k8s.EnvVar[] = [
+  const defaults: IEnvVar[] = [
     { name: 'LLAMA_STACK_PORT', value: String(plan.port) },
     { name: 'HOME', value: plan.storageMountPath },
     { name: 'LLAMA_STACK_CONFIG_DIR', value: plan.storageMountPath },
     { name: 'HF_HOME', value: plan.storageMountPath },
   ];
   const userNames = new Set(plan.env.map((e) => e.name));
-  const env: k8s.EnvVar[] = defaults.filter((e) => !userNames.has(e.name));
+  const env: IEnvVar[] = defaults.filter((e) => !userNames.has(e.name));
   if (configPath) {
     env.push({ name: 'LLAMA_STACK_CONFIG', value: configPath });
   }
@@ -235,7 +234,7 @@ function serverEnv(plan: PodPlan, configPath: string | undefined): k8s.EnvVar[] 
  * The user's env with, when there are providers, PYTHONPATH starting with the provider packages: what
  * decides which Python packages the server's interpreter imports.
  */
-function userEnv(plan: PodPlan): k8s.EnvVar[] {
+function userEnv(plan: PodPlan): IEnvVar[] {
   if (plan.providers.length === 0) {
     return [...plan.env];
   }
@@ -266,15 +265,15 @@ function literalEnvValue(text: string): string {
  * What every init container shares: small resources, the restricted profile, and its log tail as
  * the termination message, so the reason for a failure shows in the pod status.
  */
-function initContainerBasics(plan: PodPlan): Pick<k8s.Container, 'resources' | 'securityContext' | 'terminationMessagePolicy'> {
+function initContainerBasics(plan: PodPlan): Pick<IContainer, 'resources' | 'securityContext' | 'terminationMessagePolicy'> {
   return {
-    resources: toK8sResources(plan.initResources),
+    resources: plan.initResources,
     securityContext: containerSecurityContext(plan.security),
     terminationMessagePolicy: 'FallbackToLogsOnError',
   };
 }
 
-function installContainer(plan: PodPlan, p: ValidatedProvider): k8s.Container {
+function installContainer(plan: PodPlan, p: ValidatedProvider): IContainer {
   const key = providerKey(p.provider.providerId);
   const name = `install-provider-${key}`;
   const crdConfig = {
@@ -317,7 +316,7 @@ function installContainer(plan: PodPlan, p: ValidatedProvider): k8s.Container {
  * image with the server's interpreter and the server's env (without provider secrets): the same
  * PYTHONPATH, minus the provider packages, decides what the server imports.
  */
-function inspectContainer(plan: PodPlan): k8s.Container {
+function inspectContainer(plan: PodPlan): IContainer {
   return {
     name: 'inspect-distribution',
     image: plan.image,
@@ -336,7 +335,7 @@ function inspectContainer(plan: PodPlan): k8s.Container {
   };
 }
 
-function extractContainer(plan: PodPlan): k8s.Container {
+function extractContainer(plan: PodPlan): IContainer {
   return {
     name: 'extract-distribution-config',
     image: plan.image,
@@ -356,7 +355,7 @@ function extractContainer(plan: PodPlan): k8s.Container {
   };
 }
 
-function mergeContainer(plan: PodPlan): k8s.Container {
+function mergeContainer(plan: PodPlan): IContainer {
   return {
     name: 'merge-config',
     image: plan.mergeImage,

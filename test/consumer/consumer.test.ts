@@ -71,7 +71,7 @@ describeWhen('the packed library in fresh consumer projects', problem === undefi
     expect(PKG.peerDependencies).toEqual({ '@pulumi/kubernetes': '^4.10.0', '@pulumi/pulumi': '^3.100.0', 'cdk8s': '^2.68.12', 'constructs': '^10.3.0' });
     expect(PKG.peerDependenciesMeta).toEqual({ '@pulumi/pulumi': { optional: true }, '@pulumi/kubernetes': { optional: true } });
     expect(Object.keys(PKG.dependencies)).not.toEqual(expect.arrayContaining(['cdk8s']));
-    expect(PKG.bin).toEqual({ 'kube-inference': 'lib/cli/main.js', 'kube-inference-constructs': 'lib/cli/main.js' });
+    expect(PKG.bin).toEqual({ 'kube-inference': 'lib/cli/kube-inference.cjs', 'kube-inference-constructs': 'lib/cli/kube-inference.cjs' });
     for (const [name, version] of Object.entries(VERSIONS.lowest)) expect(PKG.peerDependencies[name]).toBe(`^${version}`);
   });
 
@@ -112,6 +112,15 @@ describeWhen('the packed library in fresh consumer projects', problem === undefi
     test('npx runs the CLI by the package name and by its own', () => {
       expect(run(app, 'npx', ['kube-inference-constructs', '--version'])).toBe(`${PKG.version}\n`);
       expect(run(app, 'npx', ['kube-inference', 'help', 'render'])).toContain('Usage: kube-inference render');
+    });
+
+    // The installed CLI is one bundled file that still reads the init scripts from lib/ and loads ajv
+    // and kubernetes-models from the app's node_modules: render, then validate what it rendered.
+    test('the installed CLI renders, and validates what it rendered', () => {
+      const rendered = join(app, 'rendered');
+      run(app, 'npx', ['kube-inference', 'render', join(ROOT, 'test', 'fixtures', 'llsd', 'two-stacks.yaml'), '-o', rendered]);
+      expect(readFileSync(join(rendered, 'ai.team-a.k8s.yaml'), 'utf8')).toContain('install-provider.sh');
+      expect(run(app, 'npx', ['kube-inference', 'validate', '--strict', rendered])).toBe('');
     });
   });
 

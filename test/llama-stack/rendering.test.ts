@@ -1,3 +1,4 @@
+import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { find, podSpec, render, THREE_PROVIDERS } from './helpers';
 import { ConfigValue } from '../../src';
 
@@ -262,6 +263,17 @@ describe('server environment', () => {
     const env = envOf({ env: [{ name: 'HF_HOME', value: '/models' }] });
     expect(env.filter((e: any) => e.name === 'HF_HOME')).toEqual([{ name: 'HF_HOME', value: '/models' }]);
   });
+
+  // A cdk8s program gives the divisor as a Quantity; YAML read by `kube-inference render` gives a string.
+  // Both reach the pod (the string used to be dropped on its way through the generated classes).
+  test.each([['a cdk8s Quantity', k8s.Quantity.fromString('1Mi')], ['a string read from YAML', '1Mi']])(
+    'a resourceFieldRef divisor given as %s is rendered as the quantity', (_, divisor) => {
+      const ref = { containerName: 'llama-stack', resource: 'limits.memory', divisor };
+      const env = envOf({ env: [{ name: 'MEMORY_MI', valueFrom: { resourceFieldRef: ref } }] });
+      expect(env.filter((e: any) => e.name === 'MEMORY_MI')).toEqual([
+        { name: 'MEMORY_MI', valueFrom: { resourceFieldRef: { containerName: 'llama-stack', resource: 'limits.memory', divisor: '1Mi' } } },
+      ]);
+    });
 });
 
 describe('storage', () => {

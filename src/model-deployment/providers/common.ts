@@ -14,7 +14,7 @@ export interface KubeEnvVar {
   };
 }
 
-/** `env` in Kubernetes form (a copy, so generated classes never alias user input). */
+/** `env` in Kubernetes form (a copy, so rendered objects never alias user input). */
 export function kubeEnv(env: readonly EnvVar[]): KubeEnvVar[] | undefined {
   if (env.length === 0) return undefined;
   return env.map((e) => ({

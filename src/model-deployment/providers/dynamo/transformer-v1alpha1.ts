@@ -3,8 +3,9 @@
 // `extraPodSpec.mainContainer`.
 import { ApiObject, ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
-import {
-  DynamoGraphDeployment,
+import { DynamoComponent, DynamoPlan } from './plan';
+import type {
+  DynamoGraphDeploymentProps,
   DynamoGraphDeploymentSpecBackendFramework,
   DynamoGraphDeploymentSpecServices,
   DynamoGraphDeploymentSpecServicesResourcesLimits,
@@ -12,7 +13,7 @@ import {
 import { DEFAULT_GPU_TYPE } from '../../resolved-spec';
 import { Toleration } from '../../types';
 import { KubePodIdentity, literalArg, nonEmpty } from '../common';
-import { DynamoComponent, DynamoPlan } from './plan';
+import { defineCustomResource } from '../custom-resource';
 
 /** Pod-level settings shared by every component. */
 export interface DynamoPodSettings {
@@ -36,11 +37,10 @@ export interface DynamoTransformer {
   render(scope: Construct, metadata: ApiObjectMetadata, plan: DynamoPlan, pods: DynamoPodSettings): ApiObject;
 }
 
-const BACKENDS: Readonly<Record<DynamoPlan['backendFramework'], DynamoGraphDeploymentSpecBackendFramework>> = {
-  vllm: DynamoGraphDeploymentSpecBackendFramework.VLLM,
-  sglang: DynamoGraphDeploymentSpecBackendFramework.SGLANG,
-  trtllm: DynamoGraphDeploymentSpecBackendFramework.TRTLLM,
-};
+/** The CRD's `backendFramework` enum has our backends' names as its values (`vllm`, `sglang`, `trtllm`). */
+function backendFramework(backend: DynamoPlan['backendFramework']): DynamoGraphDeploymentSpecBackendFramework {
+  return backend as `${DynamoGraphDeploymentSpecBackendFramework}` as DynamoGraphDeploymentSpecBackendFramework;
+}
 
 /** The pod volume a component's ConfigMap is mounted from. */
 const CONFIG_VOLUME = 'engine-config';
@@ -54,9 +54,9 @@ export class DynamoV1Alpha1Transformer implements DynamoTransformer {
     for (const component of plan.components) {
       services[component.key] = this.service(plan, component, pods);
     }
-    return new DynamoGraphDeployment(scope, 'Resource', {
+    return defineCustomResource<DynamoGraphDeploymentProps>(scope, 'Resource', { apiVersion: this.apiVersion, kind: 'DynamoGraphDeployment' }, {
       metadata,
-      spec: { backendFramework: BACKENDS[plan.backendFramework], services },
+      spec: { backendFramework: backendFramework(plan.backendFramework), services },
     });
   }
 

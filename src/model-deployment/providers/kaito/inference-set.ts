@@ -3,14 +3,15 @@
 // `<name>-<random>` and creates no Service for the set, so we render one: `<name>`, port 80, in
 // front of the pods of every Workspace of the set.
 import { ApiObject, ApiObjectMetadata } from 'cdk8s';
-import * as kplus from 'cdk8s-plus-28';
 import { KAITO_INFERENCE_PORT, KaitoInference, kaitoMatchLabels } from './inference';
 import { KaitoSettings } from './overrides';
 import { KAITO_SERVICE_PORT } from './status';
 import { KaitoApiVersion } from './workspace';
-import { InferenceSet, InferenceSetSpecTemplateInference, InferenceSetV1Beta1 } from '../../../imports/kaito-inference-set.generated';
+import type { InferenceSetProps, InferenceSetSpecTemplateInference, InferenceSetV1Beta1Props } from '../../../imports/kaito-inference-set.generated';
+import { defineService } from '../../../kubernetes-objects';
 import { MODEL_DEPLOYMENT_LABEL } from '../../metadata';
 import { RenderContext } from '../../provider';
+import { defineCustomResource } from '../custom-resource';
 
 /**
  * The label KAITO puts on every Workspace of an InferenceSet and, for presets, on their pods
@@ -32,14 +33,19 @@ export function renderInferenceSet(context: RenderContext, apiVersion: KaitoApiV
       inference,
     },
   };
+  const type = { apiVersion, kind: 'InferenceSet' };
   const resource = apiVersion === 'kaito.sh/v1alpha1'
-    ? new InferenceSet(context.scope, 'Resource', { metadata, spec: { ...spec, template: { ...spec.template, inference: inference as InferenceSetSpecTemplateInference } } })
-    : new InferenceSetV1Beta1(context.scope, 'Resource', { metadata, spec });
+    ? defineCustomResource<InferenceSetProps>(context.scope, 'Resource', type, { metadata, spec: { ...spec, template: { ...spec.template, inference: inference as InferenceSetSpecTemplateInference } } })
+    : defineCustomResource<InferenceSetV1Beta1Props>(context.scope, 'Resource', type, { metadata, spec });
   // Preset pods carry KAITO's created-by label; template pods carry our pod labels.
-  const service = new kplus.Service(context.scope, 'Service', {
+  defineService(context.scope, 'Service', {
     metadata: { name: d.name, namespace: d.namespace, labels: { ...context.commonLabels, 'app.kubernetes.io/component': 'inference' } },
-    ports: [{ name: 'http', port: KAITO_SERVICE_PORT, targetPort: KAITO_INFERENCE_PORT }],
+    spec: {
+      type: 'ClusterIP',
+      externalIPs: [],
+      ports: [{ name: 'http', port: KAITO_SERVICE_PORT, targetPort: KAITO_INFERENCE_PORT }],
+      selector: { [d.engine.type === 'vllm' ? INFERENCE_SET_LABEL : MODEL_DEPLOYMENT_LABEL]: d.name },
+    },
   });
-  service.selectLabel(d.engine.type === 'vllm' ? INFERENCE_SET_LABEL : MODEL_DEPLOYMENT_LABEL, d.name);
   return resource;
 }

@@ -1,12 +1,13 @@
 // Translation of the unified spec into a KAITO Workspace (one replica) or InferenceSet (any other
 // replica count). A Workspace puts `resource` and `inference` at the top level of the object (there
-// is no `spec`); the classes generated from the CRDs model exactly that, so they are used directly.
+// is no `spec`); the types generated from the CRDs model exactly that, so they type the object directly.
 import { ApiObject, ApiObjectMetadata } from 'cdk8s';
 import { kaitoMatchLabels, renderKaitoInference } from './inference';
 import { renderInferenceSet } from './inference-set';
 import { KaitoSettings } from './overrides';
-import { Workspace, WorkspaceInference, WorkspaceV1Beta1 } from '../../../imports/kaito-workspace.generated';
+import type { WorkspaceInference, WorkspaceProps, WorkspaceV1Beta1Props } from '../../../imports/kaito-workspace.generated';
 import { RenderContext } from '../../provider';
+import { defineCustomResource } from '../custom-resource';
 
 /** The API versions this translation produces (Workspace and InferenceSet alike). */
 export type KaitoApiVersion = 'kaito.sh/v1beta1' | 'kaito.sh/v1alpha1';
@@ -33,9 +34,9 @@ export function renderKaito(context: RenderContext, apiVersion: KaitoApiVersion,
     const v1alpha1: WorkspaceInference = inference.preset
       ? { preset: { name: inference.preset.name }, config: inference.config }
       : { template: inference.template };
-    return new Workspace(context.scope, 'Resource', { metadata, resource, inference: v1alpha1 });
+    return defineCustomResource<WorkspaceProps>(context.scope, 'Resource', { apiVersion, kind: 'Workspace' }, { metadata, resource, inference: v1alpha1 });
   }
-  return new WorkspaceV1Beta1(context.scope, 'Resource', { metadata, resource, inference });
+  return defineCustomResource<WorkspaceV1Beta1Props>(context.scope, 'Resource', { apiVersion, kind: 'Workspace' }, { metadata, resource, inference });
 }
 
 /**

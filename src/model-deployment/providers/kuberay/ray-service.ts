@@ -1,8 +1,9 @@
 // Translation into a KubeRay `RayService` (`ray.io/v1`): a Ray cluster (a CPU head plus GPU worker
 // groups sized from the spec) running the Serve application of serve-config.ts.
 import { ApiObject } from 'cdk8s';
-import {
-  RayService,
+import { RAY_SERVE_PORT, serveConfigV2 } from './serve-config';
+import type {
+  RayServiceProps,
   RayServiceSpecRayClusterConfigHeadGroupSpecTemplateSpecContainersResourcesLimits as HeadQuantity,
   RayServiceSpecRayClusterConfigWorkerGroupSpecs,
   RayServiceSpecRayClusterConfigWorkerGroupSpecsTemplateSpecContainersResourcesLimits as WorkerQuantity,
@@ -11,7 +12,7 @@ import { overrideValue } from '../../overrides';
 import { RenderContext } from '../../provider';
 import { ResolvedComponent } from '../../resolved-spec';
 import { KubePodIdentity, kubeEnv, kubeTolerations, nonEmpty, podIdentity } from '../common';
-import { RAY_SERVE_PORT, serveConfigV2 } from './serve-config';
+import { defineCustomResource } from '../custom-resource';
 
 /** Resources of the head unless overridden. */
 export const RAY_HEAD_DEFAULTS = { cpu: '2', memory: '4Gi' };
@@ -42,7 +43,7 @@ export function renderRayService(context: RenderContext, settings: RayServiceSet
   const headCpu = (overrideValue(d.overrides, ['head', 'resources', 'cpu']) as string | undefined) ?? RAY_HEAD_DEFAULTS.cpu;
   const headMemory = (overrideValue(d.overrides, ['head', 'resources', 'memory']) as string | undefined) ?? RAY_HEAD_DEFAULTS.memory;
   const headQuantities = { cpu: headCpu, memory: headMemory };
-  return new RayService(context.scope, 'Resource', {
+  return defineCustomResource<RayServiceProps>(context.scope, 'Resource', { apiVersion: 'ray.io/v1', kind: 'RayService' }, {
     metadata: context.metadata,
     spec: {
       serveConfigV2: serveConfigV2(d),
@@ -68,8 +69,8 @@ export function renderRayService(context: RenderContext, settings: RayServiceSet
                 envFrom: pod.envFrom,
                 // Ray reads the CPUs and memory it may use from the container's limits: keep them equal to the requests.
                 resources: {
-                  requests: quantities(headQuantities, HeadQuantity.fromString),
-                  limits: quantities(headQuantities, HeadQuantity.fromString),
+                  requests: quantities<HeadQuantity>(headQuantities),
+                  limits: quantities<HeadQuantity>(headQuantities),
                 },
               }],
               ...pod.identity,
@@ -127,7 +128,7 @@ function workerGroup(groupName: string, c: ResolvedComponent, image: string, pod
           env: pod.env,
           envFrom: pod.envFrom,
           resources: Object.keys(limits).length > 0
-            ? { requests: quantities(limits, WorkerQuantity.fromString), limits: quantities(limits, WorkerQuantity.fromString) }
+            ? { requests: quantities<WorkerQuantity>(limits), limits: quantities<WorkerQuantity>(limits) }
             : undefined,
         }],
         ...pod.identity,
@@ -138,7 +139,10 @@ function workerGroup(groupName: string, c: ResolvedComponent, image: string, pod
   };
 }
 
-/** A resource map in the generated int-or-string classes (one class per place in the schema). */
-function quantities<Q>(values: Readonly<Record<string, string>>, fromString: (value: string) => Q): Record<string, Q> {
-  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, fromString(v)]));
+/**
+ * A resource map as the API server reads it: quantity strings. The generated types wrap each quantity
+ * in a class of their own (one per place in the schema), whose JSON is the string itself.
+ */
+function quantities<Q>(values: Readonly<Record<string, string>>): Record<string, Q> {
+  return { ...values } as unknown as Record<string, Q>;
 }

@@ -1,0 +1,64 @@
+// What the CLI loads: the start-up cost of every `kube-inference` run is mostly module loading (measured
+// in `npm run bench`), so the CLI users run is one bundled file, and the big modules a command does not
+// need stay out of it (and out of the library's own modules, which the bundle is made of). Asserts
+// which files are loaded, never how long anything takes.
+import { spawnSync } from 'child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+const LIB = join(__dirname, '..', '..', 'lib');
+const BUNDLE = join(LIB, 'cli', 'kube-inference.cjs');
+const UNBUNDLED = join(LIB, 'cli', 'main.js');
+const LLSD = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
+
+/** The files a run of the built CLI loaded, as the CommonJS loader's cache lists them at exit. */
+function loadedModules(bin: string, args: string[], input?: string): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'cli-startup-'));
+  const preload = join(dir, 'list-modules.js');
+  const list = join(dir, 'modules.json');
+  writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(Object.keys(require.cache))));\n`);
+  const r = spawnSync(process.execPath, ['-r', preload, bin, ...args], { input, encoding: 'utf8', timeout: 20_000 });
+  expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: expect.not.stringContaining('failed unexpectedly') });
+  return (JSON.parse(readFileSync(list, 'utf8')) as string[]).filter((f) => f !== preload);
+}
+
+const MODEL = `apiVersion: airunway.ai/v1alpha1
+kind: ModelDeployment
+metadata: {name: qwen, namespace: ai}
+spec:
+  model: {id: Qwen/Qwen3-8B}
+  engine: {type: vllm, contextLength: 8192}
+  provider: {name: dynamo}
+  resources: {gpu: {count: 1}, memory: 32Gi}
+`;
+
+describe('the bundled CLI', () => {
+  test('renders from its one file, cdk8s and yaml included', () => {
+    expect(loadedModules(BUNDLE, ['render', LLSD])).toEqual([BUNDLE]);
+    expect(loadedModules(BUNDLE, ['render', '-'], MODEL)).toEqual([BUNDLE]);
+  });
+
+  test('validate loads ajv and the Kubernetes schemas from the package\'s dependencies', () => {
+    const loaded = loadedModules(BUNDLE, ['render', LLSD]);
+    expect(loaded).not.toContainEqual(expect.stringMatching(/node_modules\/(ajv|kubernetes-models)\//));
+    const validated = loadedModules(BUNDLE, ['validate', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {a: b}\n');
+    expect(validated).toContainEqual(expect.stringMatching(/node_modules\/kubernetes-models\//));
+  });
+});
+
+describe('render, unbundled, loads only what it renders with', () => {
+  test('a LlamaStackDistribution: no cdk8s-plus-28 (2.7 MB of generated classes), no generated CRD classes, no validator', () => {
+    const loaded = loadedModules(UNBUNDLED, ['render', LLSD]);
+    expect(loaded.filter((f) => /node_modules\/cdk8s-plus-28\//.test(f))).toEqual([]);
+    expect(loaded.filter((f) => /lib\/imports\//.test(f))).toEqual([]);
+    expect(loaded.filter((f) => /node_modules\/(ajv|kubernetes-models)\//.test(f))).toEqual([]);
+  });
+
+  test('a ModelDeployment: no classes generated from CRDs (their types only), no cdk8s-plus-28', () => {
+    const loaded = loadedModules(UNBUNDLED, ['render', '-'], MODEL);
+    expect(loaded.filter((f) => /node_modules\/cdk8s-plus-28\//.test(f))).toEqual([]);
+    expect(loaded.filter((f) => /lib\/imports\//.test(f))).toEqual([]);
+    expect(loaded.filter((f) => /lib\/model-deployment\//.test(f)).length).toBeGreaterThan(0);
+  });
+});
