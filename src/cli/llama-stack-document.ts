@@ -2,6 +2,7 @@ import { resolve } from 'path';
 import { Construct } from 'constructs';
 import { ProblemCollector, ValidationError } from '../errors';
 import { LABEL_DOMAIN } from '../labels';
+import { checkDocumentFields } from './llama-stack-document-fields';
 import { distributionImage, LlamaStackWithProvidersProps, LlamaStackWithProviders } from '../llama-stack';
 import { DEFAULT_LLAMA_STACK_VERSION, releaseOfImageTag } from '../run-config/releases';
 import { addWarning } from '../warnings';
@@ -16,6 +17,7 @@ export const LLAMA_STACK_VERSION_ANNOTATION = `${LABEL_DOMAIN}/llama-stack-versi
 // validation messages name the field the user actually wrote.
 const FIELD_PREFIXES: ReadonlyArray<readonly [string, string]> = [
   ['name', 'metadata.name'],
+  ['labels', 'metadata.labels'],
   ['llamaStackVersion', `metadata.annotations.${LLAMA_STACK_VERSION_ANNOTATION}`],
   ['replicas', 'spec.replicas'],
   ['distribution', 'spec.server.distribution'],
@@ -38,15 +40,16 @@ export function documentField(field: string): string {
   return `spec.server.${field}`;
 }
 
-// Operator fields this renderer does not translate; they are reported, never silently dropped.
-const UNSUPPORTED_SERVER_FIELDS = ['tlsConfig', 'autoscaling', 'podDisruptionBudget', 'topologySpreadConstraints', 'workers', 'envFromExternalConfigMaps', 'network'];
-
 /**
  * Renders one `LlamaStackDistribution` document (the operator's CRD shape, with
  * `spec.server.externalProviders`) into `scope` through the construct.
  */
 export function renderLlamaStackDocument(scope: Construct, doc: Record<string, any>, label: string, baseDir: string): void {
   const problems = new ProblemCollector();
+  // Unknown keys are problems; operator fields that are not translated are warned about once the
+  // document is known to render.
+  const untranslated: string[] = [];
+  checkDocumentFields(doc, problems, (m) => untranslated.push(m));
   const metadata = asObject(doc.metadata, 'metadata', problems);
   const spec = asObject(doc.spec, 'spec', problems);
   const server = asObject(spec?.server, 'spec.server', problems);
@@ -62,15 +65,7 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
   problems.throwIfAny(label);
 
   const warn = (message: string) => addWarning(scope, message);
-  for (const field of UNSUPPORTED_SERVER_FIELDS.filter((f) => server?.[f] !== undefined)) {
-    warn(`spec.server.${field} is not supported by this renderer and is ignored.`);
-  }
-  for (const field of ['command', 'args'].filter((f) => containerSpec[f] !== undefined)) {
-    warn(`spec.server.containerSpec.${field} is ignored: the server is started explicitly with the assembled config.`);
-  }
-  for (const field of ['volumes', 'volumeMounts'].filter((f) => podOverrides[f] !== undefined)) {
-    warn(`spec.server.podOverrides.${field} is not supported by this renderer and is ignored.`);
-  }
+  untranslated.forEach(warn);
   const llamaStackVersion = metadata?.annotations?.[LLAMA_STACK_VERSION_ANNOTATION];
   const image = typeof server?.distribution === 'object' && server.distribution !== null ? distributionImage(server.distribution) : undefined;
   if (llamaStackVersion === undefined && image !== undefined && releaseOfImageTag(image) === undefined && hasProviders(server?.externalProviders)) {
@@ -89,7 +84,8 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     env: containerSpec.env,
     resources: stringQuantities(containerSpec.resources),
     serviceAccountName: podOverrides.serviceAccountName,
-    userConfig: userConfig && { configMapName: userConfig.configMapName, configMapKey: userConfig.configMapKey },
+    labels: metadata!.labels,
+    userConfig: userConfig && { configMapName: userConfig.configMapName, configMapKey: userConfig.configMapKey, config: userConfig.config },
     storage: server!.storage,
     externalProviders: withMetadataPaths(server!.externalProviders, baseDir),
     // The operator's shape is a list of { name }; the construct takes the names.

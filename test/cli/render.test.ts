@@ -119,6 +119,79 @@ describe('kube-inference render', () => {
     expect(r.stderr).toBe('warning: <stdin> document 2 (LlamaStackDistribution "team-b"): spec.server.tlsConfig is not supported by this renderer and is ignored.\n');
   });
 
+  // Every key of a document is the operator's (rendered, or warned about), one render adds, or refused.
+  describe('every field is accounted for', () => {
+    const doc = (spec: string, metadata = '{name: a, namespace: ai}') =>
+      `apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: ${metadata}\nspec:\n${spec}\n`;
+    const starter = '  server:\n    distribution: {name: starter}\n';
+
+    test.each([
+      ['  replicaz: 3\n' + starter, 'spec.replicaz: unknown field; did you mean \'replicas\'? (expected one of: replicas, server, network)'],
+      ['  server:\n    distribution: {name: starter}\n    containerSpec: {portt: 8321}', 'spec.server.containerSpec.portt: unknown field; did you mean \'port\'?'],
+      ['  server:\n    distribution: {name: starter}\n    externalProvider: {}', 'spec.server.externalProvider: unknown field; did you mean \'externalProviders\'?'],
+      ['  server:\n    distribution: {name: starter}\n    network: {exposeRoute: true}', 'spec.server.network: unknown field here: network belongs at spec.network'],
+      ['  server:\n    distribution: {name: starter}\n    containerSpec: {env: [{name: A, valu: b}]}', 'spec.server.containerSpec.env[0].valu: unknown field; did you mean \'value\'?'],
+      ['  server:\n    distribution: {name: starter, tag: x}', 'spec.server.distribution.tag: unknown field; expected one of: name, image'],
+    ])('refused: %j', async (spec, message) => {
+      const r = await cli(['render', '-'], { stdin: doc(spec) });
+      expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: '' });
+      expect(r.stderr).toContain(`  - ${message}`);
+    });
+
+    test('operator fields it does not translate are each named in a warning; the operator\'s default container name is not', async () => {
+      const r = await cli(['render', '-'], {
+        stdin: doc([
+          '  network: {exposeRoute: true, allowedFrom: {namespaces: ["*"]}}',
+          '  server:',
+          '    distribution: {name: starter}',
+          '    workers: 2',
+          '    autoscaling: {maxReplicas: 3}',
+          '    podDisruptionBudget: {minAvailable: 1}',
+          '    topologySpreadConstraints: []',
+          '    envFromExternalConfigMaps: [{name: a, namespace: ai}]',
+          '    containerSpec: {name: llama-stack, envFrom: [], resources: {requests: {cpu: 1}, claims: [{name: gpu}]}}',
+          '    podOverrides: {serviceAccountName: sa, terminationGracePeriodSeconds: 30, volumes: [], volumeMounts: []}',
+        ].join('\n')),
+      });
+      expect(r.code).toBe(0);
+      const warned = r.stderr.split('\n').filter(Boolean).map((l) => l.replace('warning: <stdin> document 1 (LlamaStackDistribution "a"): ', ''));
+      expect(warned).toEqual([
+        'spec.network is not supported by this renderer and is ignored.',
+        'spec.server.workers is not supported by this renderer and is ignored.',
+        'spec.server.autoscaling is not supported by this renderer and is ignored.',
+        'spec.server.podDisruptionBudget is not supported by this renderer and is ignored.',
+        'spec.server.topologySpreadConstraints is not supported by this renderer and is ignored.',
+        'spec.server.envFromExternalConfigMaps exists only in pull request #166 of the llama-stack operator, which was not merged; it is not rendered and is ignored.',
+        'spec.server.containerSpec.envFrom exists only in pull request #151 of the llama-stack operator, which was not merged; it is not rendered and is ignored.',
+        'spec.server.containerSpec.resources.claims is not supported by this renderer and is ignored (dynamic resource claims need the pod\'s resourceClaims).',
+        'spec.server.podOverrides.terminationGracePeriodSeconds is not supported by this renderer and is ignored.',
+        'spec.server.podOverrides.volumes is not supported by this renderer and is ignored.',
+        'spec.server.podOverrides.volumeMounts is not supported by this renderer and is ignored.',
+      ]);
+      expect(r.stdout).toContain('serviceAccountName: sa');
+    });
+
+    test('what the construct takes beyond the operator\'s shape is rendered: labels, an inline config, storage options, pull secrets', async () => {
+      const r = await cli(['render', '-'], {
+        stdin: doc([
+          '  server:',
+          '    distribution: {name: starter}',
+          '    imagePullSecrets: [{name: registry}]',
+          '    storage: {size: 5Gi, storageClassName: fast, mountPath: /data}',
+          '    userConfig: {config: {version: 2, image_name: starter, apis: [inference], providers: {inference: []}}}',
+        ].join('\n'), '{name: a, namespace: ai, labels: {team: search}}'),
+      });
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      const objects = parseAllDocuments(r.stdout).map((d) => d.toJS());
+      expect(objects.map((o) => `${o.kind}/${o.metadata.labels.team}`)).toEqual(['ConfigMap/search', 'PersistentVolumeClaim/search', 'Deployment/search', 'Service/search']);
+      const configMap = objects.find((o) => o.kind === 'ConfigMap');
+      expect(configMap.data['config.yaml']).toContain('image_name: starter');
+      const pvc = objects.find((o) => o.kind === 'PersistentVolumeClaim');
+      expect(pvc.spec).toMatchObject({ storageClassName: 'fast', resources: { requests: { storage: '5Gi' } } });
+      expect(objects.find((o) => o.kind === 'Deployment').spec.template.spec.imagePullSecrets).toEqual([{ name: 'registry' }]);
+    });
+  });
+
   test('a missing file is a clear error', async () => {
     const r = await cli(['render', 'nope.yaml']);
     expect(r.code).toBe(1);
@@ -133,7 +206,7 @@ describe('kube-inference render', () => {
 });
 
 describe('the built kube-inference binary', () => {
-  const bin = join(__dirname, '..', '..', 'lib', 'cli', 'main.js');
+  const bin = join(__dirname, '..', '..', 'lib', 'cli', 'kube-inference.cjs');
 
   test('renders from a pipe and exits 0', () => {
     const out = execFileSync('node', [bin, 'render', '-'], { input: readFileSync(FIXTURE) }).toString();
@@ -185,6 +258,14 @@ describe('hostile input', () => {
     const r = await cli(['render', '-'], { stdin: wide });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('unsupported document');
+  });
+
+  test('a document with very many unknown fields lists the first 20 and counts the rest', async () => {
+    const keys = Array.from({ length: 50_000 }, (_, i) => `    k${i}: v`).join('\n');
+    const r = await cli(['render', '-'], { stdin: `apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: a}\nspec:\n  server:\n${keys}\n    distribution: {name: starter}\n` });
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('  - ')).length).toBe(21);
+    expect(r.stderr).toContain('  - spec.server.k20: and 49980 more unknown fields (the first 20 are listed)');
   });
 
   test('deep nesting is refused before parsing', async () => {

@@ -1,0 +1,161 @@
+import { closest } from './suggest';
+import { isRecord, joinPath } from '../checks';
+import { ProblemCollector } from '../errors';
+
+// Every field a `LlamaStackDistribution` document may hold, and what `render` does with it: nothing
+// is dropped silently. The operator's fields are those of `llamastack.io/v1alpha1` as the llama-stack
+// operator's main branch last defined them (llamastack/llama-stack-k8s-operator,
+// api/v1alpha1/llamastackdistribution_types.go, before the project was renamed to OGX and the kind
+// replaced by `OGXServer`). A key in no list is refused, with the nearest known name.
+
+/** What `render` does with a field. */
+type Use =
+  /** Rendered (translated into the construct's props). */
+  | 'rendered'
+  /** Accepted and not rendered, without a word: written by the API server, not by the user. */
+  | 'server-written'
+  /** A field of the operator this renderer does not translate: a warning names it (unless it holds `unless`, which loses nothing). */
+  | { readonly ignored: string; readonly unless?: unknown }
+  /** A field only an unmerged pull request of the operator added: a warning names the PR. */
+  | { readonly onlyInPr: number };
+
+interface Field {
+  readonly use: Use;
+  /** The fields of a mapping value, checked in turn. */
+  readonly fields?: Fields;
+  /** The fields of each item of a list value, checked in turn. */
+  readonly items?: Fields;
+}
+type Fields = Readonly<Record<string, Field>>;
+
+const rendered = (fields?: Fields, items?: Fields): Field => ({ use: 'rendered', fields, items });
+const notTranslated: Field = { use: { ignored: 'is not supported by this renderer and is ignored.' } };
+const onlyInPr = (pr: number): Field => ({ use: { onlyInPr: pr } });
+const serverWritten: Field = { use: 'server-written' };
+
+const RESOURCE_REQUIREMENTS: Fields = {
+  requests: rendered(),
+  limits: rendered(),
+  claims: { use: { ignored: 'is not supported by this renderer and is ignored (dynamic resource claims need the pod\'s resourceClaims).' } },
+};
+
+/** The fields of a LlamaStackDistribution document. */
+export const LLAMA_STACK_DOCUMENT_FIELDS: Fields = {
+  apiVersion: rendered(),
+  kind: rendered(),
+  // Object metadata: name and namespace name the rendered objects, labels label them, and the
+  // llama-stack release annotation sets llamaStackVersion; the rest describes the document itself.
+  metadata: rendered(),
+  status: serverWritten,
+  spec: rendered({
+    replicas: rendered(),
+    server: rendered({
+      distribution: rendered({ name: rendered(), image: rendered() }),
+      containerSpec: rendered({
+        name: { use: { ignored: 'is ignored: the server container is always named llama-stack.', unless: 'llama-stack' } },
+        port: rendered(),
+        resources: rendered(RESOURCE_REQUIREMENTS),
+        env: rendered(undefined, { name: rendered(), value: rendered(), valueFrom: rendered() }),
+        command: { use: { ignored: 'is ignored: the server is started explicitly with the assembled config.' } },
+        args: { use: { ignored: 'is ignored: the server is started explicitly with the assembled config.' } },
+        // llama-stack-k8s-operator PR #151 (closed, issue #150 open).
+        envFrom: onlyInPr(151),
+      }),
+      workers: notTranslated,
+      podOverrides: rendered({
+        serviceAccountName: rendered(),
+        terminationGracePeriodSeconds: notTranslated,
+        volumes: notTranslated,
+        volumeMounts: notTranslated,
+      }),
+      podDisruptionBudget: notTranslated,
+      topologySpreadConstraints: notTranslated,
+      autoscaling: notTranslated,
+      // size and mountPath are the operator's; the rest are the construct's, which the operator's
+      // shape has no equivalent for.
+      storage: rendered({
+        size: rendered(), mountPath: rendered(), storageClassName: rendered(), existingClaimName: rendered(), ephemeral: rendered(),
+      }),
+      // configMapKey and an inline config are the construct's.
+      userConfig: rendered({ configMapName: rendered(), configMapNamespace: rendered(), configMapKey: rendered(), config: rendered() }),
+      tlsConfig: notTranslated,
+      // llama-stack-k8s-operator PR #166 (closed).
+      envFromExternalConfigMaps: onlyInPr(166),
+      // Deploy-time providers: llama-stack-k8s-operator PR #240 (closed), whose design this renders;
+      // the construct checks every entry.
+      externalProviders: rendered(),
+      // The construct's: the operator's shape has no pull secrets.
+      imagePullSecrets: rendered(),
+    }),
+    network: notTranslated,
+  }),
+};
+
+/**
+ * Checks a document's keys against {@link LLAMA_STACK_DOCUMENT_FIELDS}: unknown keys are problems
+ * (with the nearest known name), operator fields that are not translated are warnings.
+ */
+export function checkDocumentFields(doc: Record<string, unknown>, problems: ProblemCollector, warn: (message: string) => void): void {
+  const unknown: string[] = [];
+  walk(doc, LLAMA_STACK_DOCUMENT_FIELDS, '', (at, message) => {
+    if (unknown.push(at) <= MAX_UNKNOWN_REPORTED) problems.add(at, message());
+  }, warn);
+  if (unknown.length > MAX_UNKNOWN_REPORTED) {
+    problems.add(unknown[MAX_UNKNOWN_REPORTED], `and ${unknown.length - MAX_UNKNOWN_REPORTED} more unknown fields (the first ${MAX_UNKNOWN_REPORTED} are listed)`);
+  }
+}
+
+/** Unknown fields listed one by one; past these, they are counted (a hostile document may hold millions). */
+const MAX_UNKNOWN_REPORTED = 20;
+
+/** Reports an unknown field; the message (with its suggestion) is made only when it is listed. */
+type Report = (at: string, message: () => string) => void;
+
+function walk(value: Record<string, unknown>, fields: Fields, path: string, unknownField: Report, warn: (message: string) => void): void {
+  for (const [key, child] of Object.entries(value)) {
+    const at = joinPath(path, key);
+    const field = Object.prototype.hasOwnProperty.call(fields, key) ? fields[key] : undefined;
+    if (field === undefined) {
+      unknownField(at, () => unknownFieldMessage(key, fields));
+      continue;
+    }
+    if (typeof field.use === 'object') {
+      if ('ignored' in field.use && field.use.unless !== undefined && child === field.use.unless) continue;
+      warn('ignored' in field.use
+        ? `${at} ${field.use.ignored}`
+        : `${at} exists only in pull request #${field.use.onlyInPr} of the llama-stack operator, which was not merged; it is not rendered and is ignored.`);
+      continue;
+    }
+    if (field.fields && isRecord(child)) {
+      walk(child, field.fields, at, unknownField, warn);
+    }
+    if (field.items && Array.isArray(child)) {
+      child.forEach((item, i) => {
+        if (isRecord(item)) walk(item, field.items!, `${at}[${i}]`, unknownField, warn);
+      });
+    }
+  }
+}
+
+/** The nearest known name at this level, or where a field of that name lives elsewhere in the document. */
+function unknownFieldMessage(key: string, fields: Fields): string {
+  const known = Object.keys(fields);
+  const near = closest(key, known);
+  const elsewhere = near === undefined ? pathsOf(key, LLAMA_STACK_DOCUMENT_FIELDS, '') : [];
+  const expected = `expected one of: ${known.join(', ')}`;
+  if (near !== undefined) return `unknown field; did you mean '${near}'? (${expected})`;
+  if (elsewhere.length > 0) return `unknown field here: ${key} belongs at ${elsewhere.join(' or ')} (${expected})`;
+  return `unknown field; ${expected}`;
+}
+
+/** Every path of the document where a field named `key` lives. */
+function pathsOf(key: string, fields: Fields, path: string): string[] {
+  return Object.entries(fields).flatMap(([name, field]) => {
+    const at = joinPath(path, name);
+    return [
+      ...(name === key ? [at] : []),
+      ...(field.fields ? pathsOf(key, field.fields, at) : []),
+      ...(field.items ? pathsOf(key, field.items, `${at}[]`) : []),
+    ];
+  });
+}
