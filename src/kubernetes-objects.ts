@@ -2,6 +2,8 @@ import { ApiObject } from 'cdk8s';
 import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import type { Construct } from 'constructs';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
@@ -10,7 +12,7 @@ import type { IService } from 'kubernetes-models/v1/Service';
 // The core objects the constructs render, written as the JSON the API server reads and rendered by
 // cdk8s's own ApiObject, which drops undefined values and sorts keys as the generated classes' output
 // did. cdk8s-plus-28's generated classes would cost 2.7 MB of JavaScript at every start of the CLI for
-// these four kinds; the types are only types (`kubernetes-models`), erased at build time.
+// the kinds it renders; the types are only types (`kubernetes-models`), erased at build time.
 
 /** An object's body: what follows `apiVersion` and `kind`. */
 type Body<T> = Omit<T, 'apiVersion' | 'kind'>;
@@ -37,6 +39,16 @@ export function definePersistentVolumeClaim(scope: Construct, id: string, body: 
 /** An `apps/v1` Deployment. */
 export function defineDeployment(scope: Construct, id: string, body: Body<IDeployment>): ApiObject {
   return define(scope, id, 'apps/v1', 'Deployment', body);
+}
+
+/** A `networking.k8s.io/v1` Ingress. */
+export function defineIngress(scope: Construct, id: string, body: Body<IIngress>): ApiObject {
+  return define(scope, id, 'networking.k8s.io/v1', 'Ingress', body);
+}
+
+/** A `networking.k8s.io/v1` NetworkPolicy. */
+export function defineNetworkPolicy(scope: Construct, id: string, body: Body<INetworkPolicy>): ApiObject {
+  return define(scope, id, 'networking.k8s.io/v1', 'NetworkPolicy', body);
 }
 
 /**

@@ -87,7 +87,7 @@ export const LLAMA_STACK_DOCUMENT_FIELDS: Fields = {
       // The construct's: the operator's shape has no pull secrets.
       imagePullSecrets: rendered(),
     }),
-    network: notTranslated,
+    network: rendered({ exposeRoute: rendered(), allowedFrom: rendered({ namespaces: rendered(), labels: rendered() }) }),
   }),
 };
 

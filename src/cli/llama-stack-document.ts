@@ -1,5 +1,6 @@
 import { resolve } from 'path';
 import { Construct } from 'constructs';
+import { isRecord } from '../checks';
 import { ProblemCollector, ValidationError } from '../errors';
 import { LABEL_DOMAIN } from '../labels';
 import { checkDocumentFields } from './llama-stack-document-fields';
@@ -28,6 +29,8 @@ const FIELD_PREFIXES: ReadonlyArray<readonly [string, string]> = [
   ['userConfig', 'spec.server.userConfig'],
   ['storage', 'spec.server.storage'],
   ['externalProviders', 'spec.server.externalProviders'],
+  ['network.expose', 'spec.network.exposeRoute'],
+  ['network', 'spec.network'],
 ];
 
 /** Where a props field lives in the document. */
@@ -85,6 +88,7 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     resources: stringQuantities(containerSpec.resources),
     serviceAccountName: podOverrides.serviceAccountName,
     labels: metadata!.labels,
+    network: networkProps(spec!.network),
     userConfig: userConfig && { configMapName: userConfig.configMapName, configMapKey: userConfig.configMapKey, config: userConfig.config },
     storage: server!.storage,
     externalProviders: withMetadataPaths(server!.externalProviders, baseDir),
@@ -101,6 +105,13 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     }
     throw e;
   }
+}
+
+/** The operator's `spec.network` as the construct's `network` (its `exposeRoute` is `expose`). */
+function networkProps(network: unknown): LlamaStackWithProvidersProps['network'] {
+  if (!isRecord(network)) return network as LlamaStackWithProvidersProps['network'];
+  const { exposeRoute, ...rest } = network;
+  return { ...rest, ...(exposeRoute !== undefined ? { expose: exposeRoute } : {}) } as LlamaStackWithProvidersProps['network'];
 }
 
 /** True when the document lists at least one external provider. */

@@ -4,13 +4,14 @@ import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { Construct } from 'constructs';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import { ProblemCollector } from '../errors';
-import { defineConfigMap, defineDeployment, definePersistentVolumeClaim, defineService, envVarJson } from '../kubernetes-objects';
+import { defineConfigMap, defineDeployment, defineIngress, defineNetworkPolicy, definePersistentVolumeClaim, defineService, envVarJson } from '../kubernetes-objects';
 import { LABEL_DOMAIN, standardLabels } from '../labels';
 import { defaultMergeImage } from '../run-config/merge-image';
 import { addWarning } from '../warnings';
 import { DEFAULT_DISTRIBUTION_CONFIG_PATHS, Distribution } from './distribution';
 import { ExternalProviders, ImagePullPolicy } from './external-providers';
-import { PodSecurityOptions, StorageOptions, UserConfig } from './options';
+import { ingressSpec, networkPolicySpec } from './network';
+import { NetworkOptions, PodSecurityOptions, StorageOptions, UserConfig } from './options';
 import { initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, volumes, VOLUMES } from './pod';
 import { initScripts } from './scripts';
 import { MAX_NAME_LENGTH, validateProps } from './validate';
@@ -131,6 +132,11 @@ export interface LlamaStackWithProvidersProps {
    */
   readonly podSecurity?: PodSecurityOptions;
   /**
+   * Exposure through an Ingress and isolation with a NetworkPolicy, as the operator's `spec.network`.
+   * @default - no Ingress and no NetworkPolicy
+   */
+  readonly network?: NetworkOptions;
+  /**
    * External providers by API, installed into the pod at start-up.
    * @default - none: a plain Llama Stack server
    */
@@ -175,6 +181,8 @@ export class LlamaStackWithProviders extends Construct {
   public readonly deployment: ApiObject;
   /** The rendered Service. */
   public readonly service: ApiObject;
+  /** The rendered Ingress, with `network.expose`. */
+  public readonly ingress?: ApiObject;
   /**
    * True when the config was merged at synth time (every provider's metadata and the config were
    * known): the pod runs neither the extraction nor the merge step.
@@ -307,6 +315,16 @@ export class LlamaStackWithProviders extends Construct {
         ports: [{ name: 'http', port: this.port, targetPort: 'http', protocol: 'TCP' }],
       },
     });
+
+    if (props.network?.expose) {
+      this.ingress = defineIngress(this, 'ingress', { metadata: metadata(`${this.name}-ingress`), spec: ingressSpec(props.network, this.serviceName, this.port) });
+    }
+    if (props.network?.allowedFrom) {
+      defineNetworkPolicy(this, 'network-policy', {
+        metadata: metadata(`${this.name}-network-policy`),
+        spec: networkPolicySpec(selector, this.port, props.network.allowedFrom),
+      });
+    }
   }
 }
 

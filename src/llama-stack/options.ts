@@ -52,6 +52,45 @@ export interface StorageOptions {
 }
 
 /**
+ * Who may reach the server, and whether it is exposed outside the cluster: the llama-stack
+ * operator's `spec.network` (its `exposeRoute` and `allowedFrom`).
+ */
+export interface NetworkOptions {
+  /**
+   * Expose the server outside the cluster through an Ingress `<name>-ingress`: every path (`/`,
+   * `Prefix`) to the Service, with no host, as the operator's `exposeRoute` does.
+   * @default false
+   */
+  readonly expose?: boolean;
+  /**
+   * The IngressClass of the Ingress.
+   * @default - the cluster's default IngressClass
+   */
+  readonly ingressClassName?: string;
+  /**
+   * Admit traffic to the server's port only from these sources, with a NetworkPolicy
+   * `<name>-network-policy` (ingress only): the pods of the server's own namespace always, then the
+   * namespaces named and the namespaces that carry the labels listed, and OpenShift's router.
+   * @default - no NetworkPolicy: every pod of the cluster may reach the server
+   */
+  readonly allowedFrom?: AllowedFrom;
+}
+
+/** The sources of {@link NetworkOptions.allowedFrom}. */
+export interface AllowedFrom {
+  /**
+   * Namespaces whose pods may reach the server; `*` admits every namespace.
+   * @default - none besides the server's own
+   */
+  readonly namespaces?: string[];
+  /**
+   * Label keys: the pods of every namespace that carries one of them (with any value) may reach the server.
+   * @default - none
+   */
+  readonly labels?: string[];
+}
+
+/**
  * Pod security. By default every container meets the Pod Security Standards `restricted` profile:
  * non-root with a fixed uid and fsGroup, no privilege escalation, all capabilities dropped and the
  * `RuntimeDefault` seccomp profile.

@@ -1,4 +1,4 @@
-import { DNS1123_LABEL, DNS1123_SUBDOMAIN, isRecord, ShapeChecker } from '../checks';
+import { DNS1123_LABEL, DNS1123_SUBDOMAIN, isQualifiedName, isRecord, ShapeChecker } from '../checks';
 import { EXTERNAL_PROVIDER_SECTIONS } from './release';
 
 const SUBDOMAIN_HINT = 'a DNS-1123 subdomain (lower-case letters, digits, "-" and ".")';
@@ -7,7 +7,7 @@ const PROPS = [
   'name', 'namespace', 'labels', 'distribution', 'imagePullPolicy', 'port', 'replicas', 'env', 'resources',
   'initContainerResources', 'userConfig', 'configFileName', 'distributionConfigPaths', 'storage',
   'serviceAccountName', 'automountServiceAccountToken', 'imagePullSecrets', 'nodeSelector', 'tolerations',
-  'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'llamaStackVersion',
+  'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'llamaStackVersion', 'network',
 ];
 const PROVIDER = ['providerId', 'image', 'imagePullPolicy', 'config', 'metadata', 'metadataFile'];
 
@@ -60,6 +60,18 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   check.integer(security?.runAsGroup, 'podSecurity.runAsGroup');
   check.integer(security?.fsGroup, 'podSecurity.fsGroup');
   check.boolean(security?.restricted, 'podSecurity.restricted');
+  const network = check.object(p.network, 'network', ['expose', 'ingressClassName', 'allowedFrom']);
+  check.boolean(network?.expose, 'network.expose');
+  check.string(network?.ingressClassName, 'network.ingressClassName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
+  const allowedFrom = check.object(network?.allowedFrom, 'network.allowedFrom', ['namespaces', 'labels']);
+  check.list(allowedFrom?.namespaces, 'network.allowedFrom.namespaces')?.forEach((v, i) => {
+    if (v !== '*') check.string(v, `network.allowedFrom.namespaces[${i}]`, { pattern: DNS1123_LABEL, patternHint: 'a namespace name (a DNS-1123 label), or * for every namespace' });
+  });
+  check.list(allowedFrom?.labels, 'network.allowedFrom.labels')?.forEach((v, i) => {
+    if (check.string(v, `network.allowedFrom.labels[${i}]`) !== undefined && !isQualifiedName(v as string)) {
+      check.problems.add(`network.allowedFrom.labels[${i}]`, `${JSON.stringify(v)} is not a label key ([prefix/]name, name at most 63 characters): namespaces are admitted when they carry the key, whatever its value, so give the key alone.`);
+    }
+  });
   check.boolean(p.preflight, 'preflight');
   check.string(p.mergeImage, 'mergeImage');
   check.string(p.sharedVolumeSizeLimit, 'sharedVolumeSizeLimit');

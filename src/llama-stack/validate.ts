@@ -129,6 +129,9 @@ function validateServer(props: LlamaStackWithProvidersProps, problems: ProblemCo
   if (props.mergeImage !== undefined) {
     checkImage(props.mergeImage, 'mergeImage', 'the merge step', problems);
   }
+  if (props.network?.ingressClassName !== undefined && !props.network.expose) {
+    problems.add('network.ingressClassName', 'is only used by the Ingress of network.expose: set network.expose to true, or remove ingressClassName.');
+  }
   const security = props.podSecurity ?? {};
   if ((security.restricted ?? true) && security.runAsUser === 0) {
     problems.add('podSecurity.runAsUser', 'runAsUser 0 (root) contradicts the restricted profile: use a non-zero uid, or set podSecurity.restricted to false.');

@@ -141,7 +141,6 @@ describe('kube-inference render', () => {
     test('operator fields it does not translate are each named in a warning; the operator\'s default container name is not', async () => {
       const r = await cli(['render', '-'], {
         stdin: doc([
-          '  network: {exposeRoute: true, allowedFrom: {namespaces: ["*"]}}',
           '  server:',
           '    distribution: {name: starter}',
           '    workers: 2',
@@ -156,7 +155,6 @@ describe('kube-inference render', () => {
       expect(r.code).toBe(0);
       const warned = r.stderr.split('\n').filter(Boolean).map((l) => l.replace('warning: <stdin> document 1 (LlamaStackDistribution "a"): ', ''));
       expect(warned).toEqual([
-        'spec.network is not supported by this renderer and is ignored.',
         'spec.server.workers is not supported by this renderer and is ignored.',
         'spec.server.autoscaling is not supported by this renderer and is ignored.',
         'spec.server.podDisruptionBudget is not supported by this renderer and is ignored.',
@@ -169,6 +167,16 @@ describe('kube-inference render', () => {
         'spec.server.podOverrides.volumeMounts is not supported by this renderer and is ignored.',
       ]);
       expect(r.stdout).toContain('serviceAccountName: sa');
+    });
+
+    test('spec.network: exposeRoute renders the Ingress, allowedFrom the NetworkPolicy, and mistakes name the document\'s fields', async () => {
+      const r = await cli(['render', '-'], { stdin: doc(`  network: {exposeRoute: true, allowedFrom: {namespaces: [web], labels: [team]}}\n${starter}`) });
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      expect(kinds(r.stdout)).toEqual(['Deployment/a', 'Service/a-service', 'Ingress/a-ingress', 'NetworkPolicy/a-network-policy']);
+      const bad = await cli(['render', '-'], { stdin: doc(`  network: {exposeRoute: yes-please, allowedFrom: {labels: [team=frontend]}}\n${starter}`) });
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain('  - spec.network.exposeRoute: ');
+      expect(bad.stderr).toContain('  - spec.network.allowedFrom.labels[0]: "team=frontend" is not a label key');
     });
 
     test('what the construct takes beyond the operator\'s shape is rendered: labels, an inline config, storage options, pull secrets', async () => {

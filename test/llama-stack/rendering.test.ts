@@ -331,6 +331,47 @@ describe('pod options', () => {
   });
 });
 
+// As the llama-stack operator renders spec.network: an Ingress for exposeRoute, a NetworkPolicy for allowedFrom.
+describe('network', () => {
+  test('without network options nothing but the Deployment and Service is rendered', () => {
+    expect(render({ distribution: { name: 'starter' } }).map((m) => m.kind)).toEqual(['Deployment', 'Service']);
+  });
+
+  test('expose renders an Ingress <name>-ingress: every path to the Service port, in the IngressClass given', () => {
+    const ingress = find(render({ distribution: { name: 'starter' }, port: 9000, network: { expose: true, ingressClassName: 'nginx' } }), 'Ingress');
+    expect(ingress.metadata.name).toBe('stack-ingress');
+    expect(ingress.spec).toEqual({
+      ingressClassName: 'nginx',
+      rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'stack-service', port: { number: 9000 } } } }] } }],
+    });
+  });
+
+  test('allowedFrom renders a NetworkPolicy admitting the own namespace, the namespaces and label keys given, and OpenShift\'s router', () => {
+    const manifests = render({ distribution: { name: 'starter' }, network: { allowedFrom: { namespaces: ['web'], labels: ['example.com/llama-clients'] } } });
+    const policy = find(manifests, 'NetworkPolicy');
+    expect(policy.metadata.name).toBe('stack-network-policy');
+    expect(policy.spec).toEqual({
+      podSelector: { matchLabels: find(manifests, 'Deployment').spec.selector.matchLabels },
+      policyTypes: ['Ingress'],
+      ingress: [{
+        from: [
+          { podSelector: {} },
+          { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'web' } } },
+          { namespaceSelector: { matchExpressions: [{ key: 'example.com/llama-clients', operator: 'Exists' }] } },
+          { namespaceSelector: { matchLabels: { 'network.openshift.io/policy-group': 'ingress' } } },
+        ],
+        ports: [{ protocol: 'TCP', port: 8321 }],
+      }],
+    });
+    expect(manifests.map((m) => m.kind)).not.toContain('Ingress');
+  });
+
+  test('* admits every namespace, and then nothing else is listed', () => {
+    const policy = find(render({ distribution: { name: 'starter' }, network: { allowedFrom: { namespaces: ['web', '*'] } } }), 'NetworkPolicy');
+    expect(policy.spec.ingress[0].from).toEqual([{ namespaceSelector: {} }]);
+  });
+});
+
 test('rendering twice yields identical output', () => {
   expect(JSON.stringify(render(THREE_PROVIDERS))).toBe(JSON.stringify(render(THREE_PROVIDERS)));
 });

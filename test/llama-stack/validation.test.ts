@@ -141,6 +141,19 @@ describe('validation at synth time', () => {
   test('root under the restricted profile is refused', () => {
     expect(errorOf({ distribution: { name: 'starter' }, podSecurity: { runAsUser: 0 } })).toContain('contradicts the restricted profile');
   });
+
+  test('network: namespaces are namespace names or *, labels are label keys, an IngressClass needs expose', () => {
+    const message = errorOf({
+      distribution: { name: 'starter' },
+      network: { ingressClassName: 'nginx', allowedFrom: { namespaces: ['web', 'Bad_NS', '*'], labels: ['team=frontend', 'example.com/clients'] } },
+    });
+    expect(message).toContain('network.allowedFrom.namespaces[1]: "Bad_NS" is not a namespace name (a DNS-1123 label), or * for every namespace');
+    expect(message).toContain('network.allowedFrom.labels[0]: "team=frontend" is not a label key');
+    expect(message).not.toContain('namespaces[2]');
+    expect(message).not.toContain('labels[1]');
+    expect(errorOf({ distribution: { name: 'starter' }, network: { ingressClassName: 'nginx' } }))
+      .toContain('network.ingressClassName: is only used by the Ingress of network.expose');
+  });
 });
 
 describe('secret references in provider config', () => {
