@@ -2,8 +2,10 @@ import { ApiObject } from 'cdk8s';
 import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import type { Construct } from 'constructs';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
@@ -39,6 +41,16 @@ export function definePersistentVolumeClaim(scope: Construct, id: string, body: 
 /** An `apps/v1` Deployment. */
 export function defineDeployment(scope: Construct, id: string, body: Body<IDeployment>): ApiObject {
   return define(scope, id, 'apps/v1', 'Deployment', body);
+}
+
+/** An `autoscaling/v2` HorizontalPodAutoscaler. */
+export function defineHorizontalPodAutoscaler(scope: Construct, id: string, body: Body<IHorizontalPodAutoscaler>): ApiObject {
+  return define(scope, id, 'autoscaling/v2', 'HorizontalPodAutoscaler', body);
+}
+
+/** A `policy/v1` PodDisruptionBudget. */
+export function definePodDisruptionBudget(scope: Construct, id: string, body: Body<IPodDisruptionBudget>): ApiObject {
+  return define(scope, id, 'policy/v1', 'PodDisruptionBudget', body);
 }
 
 /** A `networking.k8s.io/v1` Ingress. */

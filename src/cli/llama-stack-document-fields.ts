@@ -68,9 +68,11 @@ export const LLAMA_STACK_DOCUMENT_FIELDS: Fields = {
         volumes: notTranslated,
         volumeMounts: notTranslated,
       }),
-      podDisruptionBudget: notTranslated,
-      topologySpreadConstraints: notTranslated,
-      autoscaling: notTranslated,
+      podDisruptionBudget: rendered({ minAvailable: rendered(), maxUnavailable: rendered() }),
+      topologySpreadConstraints: rendered(),
+      autoscaling: rendered({
+        minReplicas: rendered(), maxReplicas: rendered(), targetCPUUtilizationPercentage: rendered(), targetMemoryUtilizationPercentage: rendered(),
+      }),
       // size and mountPath are the operator's; the rest are the construct's, which the operator's
       // shape has no equivalent for.
       storage: rendered({

@@ -3,16 +3,21 @@ import { ApiObject, Names } from 'cdk8s';
 import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { Construct } from 'constructs';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
+import type { ITopologySpreadConstraint } from 'kubernetes-models/v1/TopologySpreadConstraint';
 import { ProblemCollector } from '../errors';
-import { defineConfigMap, defineDeployment, defineIngress, defineNetworkPolicy, definePersistentVolumeClaim, defineService, envVarJson } from '../kubernetes-objects';
+import {
+  defineConfigMap, defineDeployment, defineHorizontalPodAutoscaler, defineIngress, defineNetworkPolicy, definePersistentVolumeClaim,
+  definePodDisruptionBudget, defineService, envVarJson,
+} from '../kubernetes-objects';
 import { LABEL_DOMAIN, standardLabels } from '../labels';
 import { defaultMergeImage } from '../run-config/merge-image';
 import { addWarning } from '../warnings';
 import { DEFAULT_DISTRIBUTION_CONFIG_PATHS, Distribution } from './distribution';
 import { ExternalProviders, ImagePullPolicy } from './external-providers';
 import { ingressSpec, networkPolicySpec } from './network';
-import { NetworkOptions, PodSecurityOptions, StorageOptions, UserConfig } from './options';
+import { AutoscalingOptions, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, StorageOptions, UserConfig } from './options';
 import { initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, volumes, VOLUMES } from './pod';
+import { autoscalerSpec, disruptionBudgetSpec, podPlacement } from './scaling';
 import { initScripts } from './scripts';
 import { MAX_NAME_LENGTH, validateProps } from './validate';
 
@@ -136,6 +141,21 @@ export interface LlamaStackWithProvidersProps {
    * @default - no Ingress and no NetworkPolicy
    */
   readonly network?: NetworkOptions;
+  /**
+   * A HorizontalPodAutoscaler `<name>-hpa`; the Deployment then leaves its replica count to it.
+   * @default - none: `replicas` pods
+   */
+  readonly autoscaling?: AutoscalingOptions;
+  /**
+   * A PodDisruptionBudget `<name>-pdb`.
+   * @default - with more than one replica, `maxUnavailable: 1`; else none
+   */
+  readonly podDisruptionBudget?: PodDisruptionBudgetOptions;
+  /**
+   * Topology spread constraints of the pods.
+   * @default - with more than one replica, spread over regions, zones and nodes (`ScheduleAnyway`), and other nodes preferred
+   */
+  readonly topologySpreadConstraints?: k8s.TopologySpreadConstraint[];
   /**
    * External providers by API, installed into the pod at start-up.
    * @default - none: a plain Llama Stack server
@@ -280,10 +300,13 @@ export class LlamaStackWithProviders extends Construct {
     };
 
     const init = initContainers(plan);
+    const replicas = props.replicas ?? 1;
+    const placement = podPlacement(selector, replicas, props.topologySpreadConstraints as ITopologySpreadConstraint[] | undefined);
     this.deployment = defineDeployment(this, 'deployment', {
       metadata: metadata(this.name),
       spec: {
-        replicas: props.replicas ?? 1,
+        // With an autoscaler, the replica count is its to set (a rendered count would undo its work at every apply).
+        replicas: props.autoscaling ? undefined : replicas,
         selector: { matchLabels: selector },
         // A ReadWriteOnce claim cannot be attached to the old and the new pod at once.
         strategy: persistent ? { type: 'Recreate' } : undefined,
@@ -298,6 +321,7 @@ export class LlamaStackWithProviders extends Construct {
             imagePullSecrets: props.imagePullSecrets?.map((name) => ({ name })),
             securityContext: podSecurityContext(plan.security),
             nodeSelector: props.nodeSelector,
+            ...placement,
             // cdk8s types `effect` and `operator` as strings; the API server checks their values.
             tolerations: props.tolerations as IToleration[] | undefined,
             initContainers: init.length > 0 ? init : undefined,
@@ -316,6 +340,13 @@ export class LlamaStackWithProviders extends Construct {
       },
     });
 
+    if (props.autoscaling) {
+      defineHorizontalPodAutoscaler(this, 'autoscaler', { metadata: metadata(`${this.name}-hpa`), spec: autoscalerSpec(this.name, replicas, props.autoscaling) });
+    }
+    const budget = disruptionBudgetSpec(selector, replicas, props.podDisruptionBudget);
+    if (budget) {
+      definePodDisruptionBudget(this, 'disruption-budget', { metadata: metadata(`${this.name}-pdb`), spec: budget });
+    }
     if (props.network?.expose) {
       this.ingress = defineIngress(this, 'ingress', { metadata: metadata(`${this.name}-ingress`), spec: ingressSpec(props.network, this.serviceName, this.port) });
     }

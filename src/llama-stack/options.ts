@@ -52,6 +52,47 @@ export interface StorageOptions {
 }
 
 /**
+ * A HorizontalPodAutoscaler for the server, as the llama-stack operator's `server.autoscaling`.
+ * Without a target, it scales on 80% CPU utilisation.
+ */
+export interface AutoscalingOptions {
+  /**
+   * The fewest replicas. The operator's rule is kept: never fewer than `replicas`.
+   * @default - `replicas`, or 1
+   */
+  readonly minReplicas?: number;
+  /** The most replicas. */
+  readonly maxReplicas: number;
+  /**
+   * Target average CPU utilisation, in percent of the CPU request.
+   * @default - 80 when no memory target is given either
+   */
+  readonly targetCPUUtilizationPercentage?: number;
+  /**
+   * Target average memory utilisation, in percent of the memory request.
+   * @default - none
+   */
+  readonly targetMemoryUtilizationPercentage?: number;
+}
+
+/**
+ * A PodDisruptionBudget for the server's pods, as the operator's `server.podDisruptionBudget`: give
+ * one of the two, as a number of pods or a percentage (`'50%'`).
+ */
+export interface PodDisruptionBudgetOptions {
+  /**
+   * Pods that must stay available during a voluntary disruption (a node drain).
+   * @default - none
+   */
+  readonly minAvailable?: number | string;
+  /**
+   * Pods that may be unavailable during a voluntary disruption.
+   * @default - none
+   */
+  readonly maxUnavailable?: number | string;
+}
+
+/**
  * Who may reach the server, and whether it is exposed outside the cluster: the llama-stack
  * operator's `spec.network` (its `exposeRoute` and `allowedFrom`).
  */

@@ -8,6 +8,7 @@ const PROPS = [
   'initContainerResources', 'userConfig', 'configFileName', 'distributionConfigPaths', 'storage',
   'serviceAccountName', 'automountServiceAccountToken', 'imagePullSecrets', 'nodeSelector', 'tolerations',
   'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'llamaStackVersion', 'network',
+  'autoscaling', 'podDisruptionBudget', 'topologySpreadConstraints',
 ];
 const PROVIDER = ['providerId', 'image', 'imagePullPolicy', 'config', 'metadata', 'metadataFile'];
 
@@ -72,6 +73,22 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
       check.problems.add(`network.allowedFrom.labels[${i}]`, `${JSON.stringify(v)} is not a label key ([prefix/]name, name at most 63 characters): namespaces are admitted when they carry the key, whatever its value, so give the key alone.`);
     }
   });
+  const autoscaling = check.object(p.autoscaling, 'autoscaling', ['minReplicas', 'maxReplicas', 'targetCPUUtilizationPercentage', 'targetMemoryUtilizationPercentage']);
+  if (autoscaling !== undefined && autoscaling.maxReplicas === undefined) {
+    check.problems.add('autoscaling.maxReplicas', 'missing: the autoscaler needs the most replicas it may run.');
+  }
+  for (const field of ['minReplicas', 'maxReplicas', 'targetCPUUtilizationPercentage', 'targetMemoryUtilizationPercentage'] as const) {
+    check.integer(autoscaling?.[field], `autoscaling.${field}`, 1);
+  }
+  const budget = check.object(p.podDisruptionBudget, 'podDisruptionBudget', ['minAvailable', 'maxUnavailable']);
+  for (const field of ['minAvailable', 'maxUnavailable'] as const) {
+    const value = budget?.[field];
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0) && !(typeof value === 'string' && /^(100|[1-9]?[0-9])%$/.test(value))) {
+      check.problems.add(`podDisruptionBudget.${field}`, `${JSON.stringify(value)} is not a number of pods or a percentage: expected a whole number ≥ 0 or a percentage such as '50%'.`);
+    }
+  }
+  check.list(p.topologySpreadConstraints, 'topologySpreadConstraints')?.forEach((v, i) => check.object(v, `topologySpreadConstraints[${i}]`,
+    ['maxSkew', 'topologyKey', 'whenUnsatisfiable', 'labelSelector', 'minDomains', 'nodeAffinityPolicy', 'nodeTaintsPolicy', 'matchLabelKeys']));
   check.boolean(p.preflight, 'preflight');
   check.string(p.mergeImage, 'mergeImage');
   check.string(p.sharedVolumeSizeLimit, 'sharedVolumeSizeLimit');

@@ -129,6 +129,17 @@ function validateServer(props: LlamaStackWithProvidersProps, problems: ProblemCo
   if (props.mergeImage !== undefined) {
     checkImage(props.mergeImage, 'mergeImage', 'the merge step', problems);
   }
+  const autoscaling = props.autoscaling;
+  if (autoscaling?.maxReplicas !== undefined) {
+    const fewest = Math.max(1, props.replicas ?? 1, autoscaling.minReplicas ?? 1);
+    if (fewest > autoscaling.maxReplicas) {
+      problems.add('autoscaling.maxReplicas', `${autoscaling.maxReplicas} is fewer than the autoscaler's minimum, ${fewest} (the larger of replicas and autoscaling.minReplicas): raise maxReplicas, or lower them.`);
+    }
+  }
+  const budget = props.podDisruptionBudget;
+  if (budget !== undefined && (budget.minAvailable === undefined) === (budget.maxUnavailable === undefined)) {
+    problems.add('podDisruptionBudget', 'expected exactly one of minAvailable and maxUnavailable (the API server takes one).');
+  }
   if (props.network?.ingressClassName !== undefined && !props.network.expose) {
     problems.add('network.ingressClassName', 'is only used by the Ingress of network.expose: set network.expose to true, or remove ingressClassName.');
   }

@@ -11,6 +11,8 @@ const TYPED: Readonly<Record<string, Factory>> = {
   'v1/Service': (n, o, opts) => new k8s.core.v1.Service(n, o, opts),
   'v1/PersistentVolumeClaim': (n, o, opts) => new k8s.core.v1.PersistentVolumeClaim(n, o, opts),
   'apps/v1/Deployment': (n, o, opts) => new k8s.apps.v1.Deployment(n, o, opts),
+  'autoscaling/v2/HorizontalPodAutoscaler': (n, o, opts) => new k8s.autoscaling.v2.HorizontalPodAutoscaler(n, o, opts),
+  'policy/v1/PodDisruptionBudget': (n, o, opts) => new k8s.policy.v1.PodDisruptionBudget(n, o, opts),
   'networking.k8s.io/v1/Ingress': (n, o, opts) => new k8s.networking.v1.Ingress(n, o, opts),
   'networking.k8s.io/v1/NetworkPolicy': (n, o, opts) => new k8s.networking.v1.NetworkPolicy(n, o, opts),
 };

@@ -18,6 +18,8 @@ describe('kube-inference render', () => {
       'ConfigMap/team-a-init-scripts',
       'Deployment/team-a',
       'Service/team-a-service',
+      // Two replicas: the operator's default disruption budget.
+      'PodDisruptionBudget/team-a-pdb',
       'PersistentVolumeClaim/team-b-pvc',
       'Deployment/team-b',
       'Service/team-b-service',
@@ -144,9 +146,6 @@ describe('kube-inference render', () => {
           '  server:',
           '    distribution: {name: starter}',
           '    workers: 2',
-          '    autoscaling: {maxReplicas: 3}',
-          '    podDisruptionBudget: {minAvailable: 1}',
-          '    topologySpreadConstraints: []',
           '    envFromExternalConfigMaps: [{name: a, namespace: ai}]',
           '    containerSpec: {name: llama-stack, envFrom: [], resources: {requests: {cpu: 1}, claims: [{name: gpu}]}}',
           '    podOverrides: {serviceAccountName: sa, terminationGracePeriodSeconds: 30, volumes: [], volumeMounts: []}',
@@ -156,9 +155,6 @@ describe('kube-inference render', () => {
       const warned = r.stderr.split('\n').filter(Boolean).map((l) => l.replace('warning: <stdin> document 1 (LlamaStackDistribution "a"): ', ''));
       expect(warned).toEqual([
         'spec.server.workers is not supported by this renderer and is ignored.',
-        'spec.server.autoscaling is not supported by this renderer and is ignored.',
-        'spec.server.podDisruptionBudget is not supported by this renderer and is ignored.',
-        'spec.server.topologySpreadConstraints is not supported by this renderer and is ignored.',
         'spec.server.envFromExternalConfigMaps exists only in pull request #166 of the llama-stack operator, which was not merged; it is not rendered and is ignored.',
         'spec.server.containerSpec.envFrom exists only in pull request #151 of the llama-stack operator, which was not merged; it is not rendered and is ignored.',
         'spec.server.containerSpec.resources.claims is not supported by this renderer and is ignored (dynamic resource claims need the pod\'s resourceClaims).',
@@ -177,6 +173,25 @@ describe('kube-inference render', () => {
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain('  - spec.network.exposeRoute: ');
       expect(bad.stderr).toContain('  - spec.network.allowedFrom.labels[0]: "team=frontend" is not a label key');
+    });
+
+    test('spec.server autoscaling, podDisruptionBudget and topologySpreadConstraints are rendered', async () => {
+      const r = await cli(['render', '-'], {
+        stdin: doc([
+          '  replicas: 2',
+          starter + '    autoscaling: {maxReplicas: 4, targetCPUUtilizationPercentage: 70}',
+          '    podDisruptionBudget: {minAvailable: 1}',
+          '    topologySpreadConstraints: [{maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule}]',
+        ].join('\n')),
+      });
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      expect(kinds(r.stdout)).toEqual(['Deployment/a', 'Service/a-service', 'HorizontalPodAutoscaler/a-hpa', 'PodDisruptionBudget/a-pdb']);
+      const objects = parseAllDocuments(r.stdout).map((d) => d.toJS());
+      expect(objects[0].spec.template.spec.topologySpreadConstraints).toEqual([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule' }]);
+      expect(objects[2].spec).toMatchObject({ minReplicas: 2, maxReplicas: 4 });
+      expect(objects[3].spec.minAvailable).toBe(1);
+      const bad = await cli(['render', '-'], { stdin: doc(`${starter}    autoscaling: {minReplicas: 3}`) });
+      expect(bad.stderr).toContain('  - spec.server.autoscaling.maxReplicas: missing');
     });
 
     test('what the construct takes beyond the operator\'s shape is rendered: labels, an inline config, storage options, pull secrets', async () => {

@@ -372,6 +372,55 @@ describe('network', () => {
   });
 });
 
+// As the llama-stack operator renders more than one replica and server.autoscaling.
+describe('replicas, autoscaling and disruption', () => {
+  const selectorOf = (manifests: any[]) => find(manifests, 'Deployment').spec.selector.matchLabels;
+
+  test('one replica: no PodDisruptionBudget, no spread, no anti-affinity', () => {
+    const manifests = render({ distribution: { name: 'starter' } });
+    expect(manifests.map((m) => m.kind)).toEqual(['Deployment', 'Service']);
+    expect(podSpec(manifests)).not.toHaveProperty('topologySpreadConstraints');
+    expect(podSpec(manifests)).not.toHaveProperty('affinity');
+  });
+
+  test('more than one replica: one pod at a time may go, spread over regions, zones and nodes, other nodes preferred', () => {
+    const manifests = render({ distribution: { name: 'starter' }, replicas: 3 });
+    const selector = selectorOf(manifests);
+    expect(find(manifests, 'PodDisruptionBudget')).toMatchObject({ metadata: { name: 'stack-pdb' }, spec: { selector: { matchLabels: selector }, maxUnavailable: 1 } });
+    const pod = podSpec(manifests);
+    expect(pod.topologySpreadConstraints).toEqual(['topology.kubernetes.io/region', 'topology.kubernetes.io/zone', 'kubernetes.io/hostname']
+      .map((topologyKey) => ({ maxSkew: 1, topologyKey, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: selector } })));
+    expect(pod.affinity).toEqual({
+      podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: selector } } }] },
+    });
+  });
+
+  test('spread constraints and a disruption budget given replace the defaults', () => {
+    const spread = [{ maxSkew: 2, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'x' } } }];
+    const manifests = render({ distribution: { name: 'starter' }, replicas: 2, topologySpreadConstraints: spread, podDisruptionBudget: { minAvailable: '50%' } });
+    expect(podSpec(manifests).topologySpreadConstraints).toEqual(spread);
+    expect(find(manifests, 'PodDisruptionBudget').spec).toEqual({ selector: { matchLabels: selectorOf(manifests) }, minAvailable: '50%' });
+  });
+
+  test('autoscaling: an autoscaler of the Deployment, which then renders no replica count; 80% CPU unless targets are given', () => {
+    const manifests = render({ distribution: { name: 'starter' }, replicas: 2, autoscaling: { maxReplicas: 5 } });
+    expect(find(manifests, 'Deployment').spec).not.toHaveProperty('replicas');
+    expect(find(manifests, 'HorizontalPodAutoscaler')).toMatchObject({
+      apiVersion: 'autoscaling/v2',
+      metadata: { name: 'stack-hpa' },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'stack' },
+        minReplicas: 2,
+        maxReplicas: 5,
+        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }],
+      },
+    });
+    const targets = find(render({ distribution: { name: 'starter' }, autoscaling: { minReplicas: 2, maxReplicas: 4, targetCPUUtilizationPercentage: 60, targetMemoryUtilizationPercentage: 70 } }), 'HorizontalPodAutoscaler');
+    expect(targets.spec.minReplicas).toBe(2);
+    expect(targets.spec.metrics.map((m: any) => `${m.resource.name} ${m.resource.target.averageUtilization}`)).toEqual(['cpu 60', 'memory 70']);
+  });
+});
+
 test('rendering twice yields identical output', () => {
   expect(JSON.stringify(render(THREE_PROVIDERS))).toBe(JSON.stringify(render(THREE_PROVIDERS)));
 });

@@ -20,6 +20,12 @@ const CASES: Record<string, Parameters<typeof render>[0]> = {
     network: { expose: true, ingressClassName: 'nginx', allowedFrom: { namespaces: ['web'], labels: ['example.com/llama-clients'] } },
   },
   'a NetworkPolicy admitting every namespace': { distribution: { name: 'starter' }, network: { allowedFrom: { namespaces: ['*'] } } },
+  'three replicas: disruption budget, spread and anti-affinity': { distribution: { name: 'starter' }, replicas: 3 },
+  'autoscaled on CPU and memory, with a budget given': {
+    distribution: { name: 'starter' },
+    autoscaling: { maxReplicas: 4, targetCPUUtilizationPercentage: 60, targetMemoryUtilizationPercentage: 70 },
+    podDisruptionBudget: { minAvailable: '50%' },
+  },
 };
 
 test.each(Object.entries(CASES))('%s: every object is schema-valid', (_, props) => {

@@ -142,6 +142,18 @@ describe('validation at synth time', () => {
     expect(errorOf({ distribution: { name: 'starter' }, podSecurity: { runAsUser: 0 } })).toContain('contradicts the restricted profile');
   });
 
+  test('autoscaling needs maxReplicas, not below the replicas asked for; a disruption budget takes one of its two fields', () => {
+    expect(errorOf({ distribution: { name: 'starter' }, autoscaling: {} as any })).toContain('autoscaling.maxReplicas: missing');
+    expect(errorOf({ distribution: { name: 'starter' }, replicas: 3, autoscaling: { maxReplicas: 2 } }))
+      .toContain("autoscaling.maxReplicas: 2 is fewer than the autoscaler's minimum, 3");
+    expect(errorOf({ distribution: { name: 'starter' }, autoscaling: { maxReplicas: 2, targetCPUUtilizationPercentage: 0 } }))
+      .toContain('autoscaling.targetCPUUtilizationPercentage: must be at least 1, got 0');
+    expect(errorOf({ distribution: { name: 'starter' }, podDisruptionBudget: { minAvailable: 1, maxUnavailable: 1 } }))
+      .toContain('podDisruptionBudget: expected exactly one of minAvailable and maxUnavailable');
+    expect(errorOf({ distribution: { name: 'starter' }, podDisruptionBudget: { maxUnavailable: 'half' } }))
+      .toContain('podDisruptionBudget.maxUnavailable: "half" is not a number of pods or a percentage');
+  });
+
   test('network: namespaces are namespace names or *, labels are label keys, an IngressClass needs expose', () => {
     const message = errorOf({
       distribution: { name: 'starter' },

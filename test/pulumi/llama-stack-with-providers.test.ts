@@ -30,14 +30,18 @@ describe('Pulumi LlamaStackWithProviders', () => {
   });
 
   test('uses the component type token and typed resources for core kinds', async () => {
-    const component = new LlamaStackWithProviders('tokens', { distribution: { name: 'starter' }, network: { expose: true, allowedFrom: { namespaces: ['web'] } } });
+    const component = new LlamaStackWithProviders('tokens', {
+      distribution: { name: 'starter' }, replicas: 2, autoscaling: { maxReplicas: 3 }, network: { expose: true, allowedFrom: { namespaces: ['web'] } },
+    });
     await settled(component.resources);
     expect(registered.find((r) => r.name === 'tokens')?.type).toBe('kube-inference:llama-stack:LlamaStackWithProviders');
     expect(ofComponent('tokens').map((r) => `${r.type} ${r.name}`).sort()).toEqual([
       'kubernetes:apps/v1:Deployment tokens-deployment-tokens',
+      'kubernetes:autoscaling/v2:HorizontalPodAutoscaler tokens-horizontalpodautoscaler-tokens-hpa',
       'kubernetes:core/v1:Service tokens-service-tokens-service',
       'kubernetes:networking.k8s.io/v1:Ingress tokens-ingress-tokens-ingress',
       'kubernetes:networking.k8s.io/v1:NetworkPolicy tokens-networkpolicy-tokens-network-policy',
+      'kubernetes:policy/v1:PodDisruptionBudget tokens-poddisruptionbudget-tokens-pdb',
     ]);
   });
 
