@@ -1,5 +1,4 @@
 import { ApiObject } from 'cdk8s';
-import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import type { Construct } from 'constructs';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -7,7 +6,6 @@ import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
-import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import type { IService } from 'kubernetes-models/v1/Service';
 
@@ -64,15 +62,16 @@ export function defineNetworkPolicy(scope: Construct, id: string, body: Body<INe
 }
 
 /**
- * An env entry as the API server reads it. The props take cdk8s's `EnvVar` type, whose
- * `resourceFieldRef.divisor` is a `Quantity` object in a cdk8s program and a plain string when the
- * entry was read from YAML; both arrive as the string.
+ * A value of cdk8s's generated types as the API server reads it. Those types wrap quantities and
+ * int-or-strings in classes (`Quantity.fromString('1Mi')`) whose JSON is the wrapped `value`; the
+ * same field read from YAML is the plain value already. Every other object is plain data.
  */
-export function envVarJson(env: k8s.EnvVar): IEnvVar {
-  const field = env.valueFrom?.resourceFieldRef;
-  const divisor: unknown = field?.divisor;
-  if (field === undefined || divisor === undefined || typeof divisor !== 'object' || divisor === null) {
-    return env as IEnvVar;
+export function apiJson<T>(value: unknown): T {
+  if (Array.isArray(value)) return value.map((v) => apiJson(v)) as T;
+  if (value === null || typeof value !== 'object') return value as T;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null && 'value' in value) {
+    return (value as { value: unknown }).value as T;
   }
-  return { ...env, valueFrom: { ...env.valueFrom, resourceFieldRef: { ...field, divisor: (divisor as k8s.Quantity).value } } } as IEnvVar;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, apiJson(v)])) as T;
 }

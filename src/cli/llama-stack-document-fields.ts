@@ -64,9 +64,9 @@ export const LLAMA_STACK_DOCUMENT_FIELDS: Fields = {
       workers: notTranslated,
       podOverrides: rendered({
         serviceAccountName: rendered(),
-        terminationGracePeriodSeconds: notTranslated,
-        volumes: notTranslated,
-        volumeMounts: notTranslated,
+        terminationGracePeriodSeconds: rendered(),
+        volumes: rendered(),
+        volumeMounts: rendered(),
       }),
       podDisruptionBudget: rendered({ minAvailable: rendered(), maxUnavailable: rendered() }),
       topologySpreadConstraints: rendered(),

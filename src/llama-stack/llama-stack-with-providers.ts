@@ -2,12 +2,15 @@ import { createHash } from 'crypto';
 import { ApiObject, Names } from 'cdk8s';
 import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { Construct } from 'constructs';
+import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { ITopologySpreadConstraint } from 'kubernetes-models/v1/TopologySpreadConstraint';
+import type { IVolume } from 'kubernetes-models/v1/Volume';
+import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { ProblemCollector } from '../errors';
 import {
   defineConfigMap, defineDeployment, defineHorizontalPodAutoscaler, defineIngress, defineNetworkPolicy, definePersistentVolumeClaim,
-  definePodDisruptionBudget, defineService, envVarJson,
+  definePodDisruptionBudget, defineService, apiJson,
 } from '../kubernetes-objects';
 import { LABEL_DOMAIN, standardLabels } from '../labels';
 import { defaultMergeImage } from '../run-config/merge-image';
@@ -16,7 +19,7 @@ import { DEFAULT_DISTRIBUTION_CONFIG_PATHS, Distribution } from './distribution'
 import { ExternalProviders, ImagePullPolicy } from './external-providers';
 import { ingressSpec, networkPolicySpec } from './network';
 import { AutoscalingOptions, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, StorageOptions, UserConfig } from './options';
-import { initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, volumes, VOLUMES } from './pod';
+import { checkUserVolumes, initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, volumes, VOLUMES } from './pod';
 import { autoscalerSpec, disruptionBudgetSpec, podPlacement } from './scaling';
 import { initScripts } from './scripts';
 import { MAX_NAME_LENGTH, validateProps } from './validate';
@@ -131,6 +134,22 @@ export interface LlamaStackWithProvidersProps {
    * @default - none
    */
   readonly tolerations?: k8s.Toleration[];
+  /**
+   * More volumes of the pods (the operator's `podOverrides.volumes`), for `volumeMounts`.
+   * @default - none
+   */
+  readonly volumes?: k8s.Volume[];
+  /**
+   * More mounts of the server container (the operator's `podOverrides.volumeMounts`), of `volumes` or of
+   * the construct's own volumes.
+   * @default - none
+   */
+  readonly volumeMounts?: k8s.VolumeMount[];
+  /**
+   * How long a stopping pod may take to finish its requests before it is killed.
+   * @default - Kubernetes' default (30 seconds)
+   */
+  readonly terminationGracePeriodSeconds?: number;
   /**
    * Pod security settings.
    * @default - the restricted profile with uid, gid and fsGroup 1001
@@ -294,14 +313,21 @@ export class LlamaStackWithProviders extends Construct {
         fsGroup: props.podSecurity?.fsGroup ?? 1001,
         restricted: props.podSecurity?.restricted ?? true,
       },
-      env: (props.env ?? []).map(envVarJson),
+      env: apiJson<IEnvVar[]>(props.env ?? []),
+      extraVolumes: apiJson<IVolume[]>(props.volumes ?? []),
+      extraVolumeMounts: apiJson<IVolumeMount[]>(props.volumeMounts ?? []),
       resources: props.resources ?? { requests: { cpu: '500m', memory: '1Gi' } },
       initResources: props.initContainerResources ?? { requests: { cpu: '100m', memory: '256Mi' } },
     };
 
     const init = initContainers(plan);
+    const server = serverContainer(plan);
+    const podVolumes = volumes(plan);
+    // The user's volumes and mounts beside the construct's: what the API server would refuse, said now.
+    checkUserVolumes(props, podVolumes, server, problems);
+    problems.throwIfAny(`LlamaStackWithProviders '${this.node.path}'`);
     const replicas = props.replicas ?? 1;
-    const placement = podPlacement(selector, replicas, props.topologySpreadConstraints as ITopologySpreadConstraint[] | undefined);
+    const placement = podPlacement(selector, replicas, apiJson<ITopologySpreadConstraint[] | undefined>(props.topologySpreadConstraints));
     this.deployment = defineDeployment(this, 'deployment', {
       metadata: metadata(this.name),
       spec: {
@@ -317,16 +343,16 @@ export class LlamaStackWithProviders extends Construct {
           },
           spec: {
             serviceAccountName: props.serviceAccountName,
+            terminationGracePeriodSeconds: props.terminationGracePeriodSeconds,
             automountServiceAccountToken: props.automountServiceAccountToken ?? false,
             imagePullSecrets: props.imagePullSecrets?.map((name) => ({ name })),
             securityContext: podSecurityContext(plan.security),
             nodeSelector: props.nodeSelector,
             ...placement,
-            // cdk8s types `effect` and `operator` as strings; the API server checks their values.
-            tolerations: props.tolerations as IToleration[] | undefined,
+            tolerations: apiJson<IToleration[] | undefined>(props.tolerations),
             initContainers: init.length > 0 ? init : undefined,
-            containers: [serverContainer(plan)],
-            volumes: volumes(plan),
+            containers: [server],
+            volumes: podVolumes,
           },
         },
       },

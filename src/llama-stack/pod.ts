@@ -18,6 +18,7 @@ import {
 } from './paths';
 import { SCRIPT_FILES } from './scripts';
 import { ValidatedProvider } from './validate';
+import { ProblemCollector } from '../errors';
 import { providerKey } from '../run-config/provider-id';
 import { renderJson } from '../run-config/render';
 
@@ -71,6 +72,10 @@ export interface PodPlan {
   readonly storageMountPath: string;
   readonly security: Required<PodSecurityOptions>;
   readonly env: readonly IEnvVar[];
+  /** The user's volumes, after the construct's. */
+  readonly extraVolumes: readonly IVolume[];
+  /** The user's mounts of the server container, after the construct's. */
+  readonly extraVolumeMounts: readonly IVolumeMount[];
   readonly resources: ResourceRequirements;
   readonly initResources: ResourceRequirements;
 }
@@ -102,7 +107,7 @@ export function serverConfigPath(plan: PodPlan): string | undefined {
   if (plan.mergeInPod) {
     return `${MERGED_CONFIG_DIR}/${plan.configFileName}`;
   }
-  return plan.configMap ? `${USER_CONFIG_DIR}/${plan.configFileName}` : undefined;
+  return plan.configMap ? `${USER_CONFIG_DIR}/${plan.configMap.key}` : undefined;
 }
 
 /** True when the base config must be extracted from the distribution image in the pod. */
@@ -146,10 +151,12 @@ export function volumes(plan: PodPlan): IVolume[] {
   if (plan.configMap) {
     result.push({
       name: VOLUMES.userConfig,
-      configMap: { name: plan.configMap.name, items: [{ key: plan.configMap.key, path: plan.configFileName }] },
+      // The whole ConfigMap, as the operator mounts it: files beside the config (certificates, a
+      // prompt template) are reachable from it.
+      configMap: { name: plan.configMap.name },
     });
   }
-  result.push(plan.storage);
+  result.push(plan.storage, ...plan.extraVolumes);
   return result;
 }
 
@@ -172,7 +179,7 @@ export function serverContainer(plan: PodPlan): IContainer {
   if (preflight) {
     mounts.push({ name: VOLUMES.scripts, mountPath: SCRIPTS_DIR, readOnly: true });
   }
-  mounts.push({ name: VOLUMES.storage, mountPath: plan.storageMountPath });
+  mounts.push({ name: VOLUMES.storage, mountPath: plan.storageMountPath }, ...plan.extraVolumeMounts);
   const probe = (periodSeconds: number, failureThreshold: number): IProbe => ({
     httpGet: { path: '/v1/health', port: 'http' },
     periodSeconds,
@@ -363,7 +370,7 @@ function mergeContainer(plan: PodPlan): IContainer {
     args: [
       'merge-config',
       '--metadata-dir', METADATA_DIR,
-      '--base-config', `${BASE_CONFIG_DIR}/${plan.configFileName}`,
+      '--base-config', `${BASE_CONFIG_DIR}/${plan.configMap?.key ?? plan.configFileName}`,
       '--output-dir', MERGED_CONFIG_DIR,
       '--config-file-name', plan.configFileName,
       '--llama-stack-version', plan.llamaStackVersion,
@@ -375,4 +382,39 @@ function mergeContainer(plan: PodPlan): IContainer {
     ],
     ...initContainerBasics(plan),
   };
+}
+
+/**
+ * Problems of the user's `volumes` and `volumeMounts` beside the construct's own, as the API server
+ * would find them: a volume name used twice, a mount of a volume the pod does not have, two mounts at
+ * one path of the server container.
+ */
+export function checkUserVolumes(
+  props: {
+    readonly volumes?: readonly { readonly name: string }[];
+    readonly volumeMounts?: readonly { readonly name: string; readonly mountPath: string }[];
+  },
+  podVolumes: readonly IVolume[],
+  server: IContainer,
+  problems: ProblemCollector,
+): void {
+  const own = podVolumes.length - (props.volumes?.length ?? 0);
+  const names = new Set(podVolumes.slice(0, own).map((v) => v.name));
+  props.volumes?.forEach((v, i) => {
+    if (names.has(v.name)) {
+      problems.add(`volumes[${i}].name`, `'${v.name}' is already a volume of the pod${Object.values(VOLUMES).includes(v.name as never) ? ' (the construct\'s own)' : ''}: give it another name.`);
+    }
+    names.add(v.name);
+  });
+  const mounts = server.volumeMounts ?? [];
+  const paths = new Set(mounts.slice(0, mounts.length - (props.volumeMounts?.length ?? 0)).map((m) => m.mountPath));
+  props.volumeMounts?.forEach((m, i) => {
+    if (!names.has(m.name)) {
+      problems.add(`volumeMounts[${i}].name`, `'${m.name}' is not a volume of the pod: add it to volumes, or mount one of ${[...names].join(', ')}.`);
+    }
+    if (paths.has(m.mountPath)) {
+      problems.add(`volumeMounts[${i}].mountPath`, `'${m.mountPath}' is already mounted in the server container: choose another path.`);
+    }
+    paths.add(m.mountPath);
+  });
 }

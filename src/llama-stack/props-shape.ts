@@ -8,7 +8,14 @@ const PROPS = [
   'initContainerResources', 'userConfig', 'configFileName', 'distributionConfigPaths', 'storage',
   'serviceAccountName', 'automountServiceAccountToken', 'imagePullSecrets', 'nodeSelector', 'tolerations',
   'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'llamaStackVersion', 'network',
-  'autoscaling', 'podDisruptionBudget', 'topologySpreadConstraints',
+  'autoscaling', 'podDisruptionBudget', 'topologySpreadConstraints', 'volumes', 'volumeMounts', 'terminationGracePeriodSeconds',
+];
+/** The fields of a pod volume: `name` and the sources of the Kubernetes releases supported (`image` from 1.31). */
+const VOLUME_FIELDS = [
+  'name', 'awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs', 'cinder', 'configMap', 'csi', 'downwardAPI', 'emptyDir',
+  'ephemeral', 'fc', 'flexVolume', 'flocker', 'gcePersistentDisk', 'gitRepo', 'glusterfs', 'hostPath', 'image', 'iscsi', 'nfs',
+  'persistentVolumeClaim', 'photonPersistentDisk', 'portworxVolume', 'projected', 'quobyte', 'rbd', 'scaleIO', 'secret', 'storageos',
+  'vsphereVolume',
 ];
 const PROVIDER = ['providerId', 'image', 'imagePullPolicy', 'config', 'metadata', 'metadataFile'];
 
@@ -89,6 +96,18 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   }
   check.list(p.topologySpreadConstraints, 'topologySpreadConstraints')?.forEach((v, i) => check.object(v, `topologySpreadConstraints[${i}]`,
     ['maxSkew', 'topologyKey', 'whenUnsatisfiable', 'labelSelector', 'minDomains', 'nodeAffinityPolicy', 'nodeTaintsPolicy', 'matchLabelKeys']));
+  check.list(p.volumes, 'volumes')?.forEach((v, i) => {
+    const volume = check.object(v, `volumes[${i}]`, VOLUME_FIELDS);
+    if (volume !== undefined) check.string(volume.name, `volumes[${i}].name`, { pattern: DNS1123_LABEL, patternHint: 'a volume name (a DNS-1123 label)' });
+  });
+  check.list(p.volumeMounts, 'volumeMounts')?.forEach((v, i) => {
+    const mount = check.object(v, `volumeMounts[${i}]`, ['name', 'mountPath', 'subPath', 'subPathExpr', 'readOnly', 'recursiveReadOnly', 'mountPropagation']);
+    if (mount === undefined) return;
+    check.string(mount.name, `volumeMounts[${i}].name`);
+    check.string(mount.mountPath, `volumeMounts[${i}].mountPath`, { pattern: /^\//, patternHint: 'an absolute path' });
+    check.boolean(mount.readOnly, `volumeMounts[${i}].readOnly`);
+  });
+  check.integer(p.terminationGracePeriodSeconds, 'terminationGracePeriodSeconds');
   check.boolean(p.preflight, 'preflight');
   check.string(p.mergeImage, 'mergeImage');
   check.string(p.sharedVolumeSizeLimit, 'sharedVolumeSizeLimit');

@@ -140,7 +140,7 @@ describe('kube-inference render', () => {
       expect(r.stderr).toContain(`  - ${message}`);
     });
 
-    test('operator fields it does not translate are each named in a warning; the operator\'s default container name is not', async () => {
+    test('operator fields it does not translate are each named in a warning (and podOverrides is rendered); the default container name is not', async () => {
       const r = await cli(['render', '-'], {
         stdin: doc([
           '  server:',
@@ -148,7 +148,7 @@ describe('kube-inference render', () => {
           '    workers: 2',
           '    envFromExternalConfigMaps: [{name: a, namespace: ai}]',
           '    containerSpec: {name: llama-stack, envFrom: [], resources: {requests: {cpu: 1}, claims: [{name: gpu}]}}',
-          '    podOverrides: {serviceAccountName: sa, terminationGracePeriodSeconds: 30, volumes: [], volumeMounts: []}',
+          '    podOverrides: {serviceAccountName: sa, terminationGracePeriodSeconds: 30, volumes: [{name: certs, emptyDir: {}}], volumeMounts: [{name: certs, mountPath: /certs}]}',
         ].join('\n')),
       });
       expect(r.code).toBe(0);
@@ -158,11 +158,12 @@ describe('kube-inference render', () => {
         'spec.server.envFromExternalConfigMaps exists only in pull request #166 of the llama-stack operator, which was not merged; it is not rendered and is ignored.',
         'spec.server.containerSpec.envFrom exists only in pull request #151 of the llama-stack operator, which was not merged; it is not rendered and is ignored.',
         'spec.server.containerSpec.resources.claims is not supported by this renderer and is ignored (dynamic resource claims need the pod\'s resourceClaims).',
-        'spec.server.podOverrides.terminationGracePeriodSeconds is not supported by this renderer and is ignored.',
-        'spec.server.podOverrides.volumes is not supported by this renderer and is ignored.',
-        'spec.server.podOverrides.volumeMounts is not supported by this renderer and is ignored.',
       ]);
       expect(r.stdout).toContain('serviceAccountName: sa');
+      const pod = parseAllDocuments(r.stdout).map((d) => d.toJS()).find((o) => o.kind === 'Deployment').spec.template.spec;
+      expect(pod.terminationGracePeriodSeconds).toBe(30);
+      expect(pod.volumes).toContainEqual({ name: 'certs', emptyDir: {} });
+      expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'certs', mountPath: '/certs' });
     });
 
     test('spec.network: exposeRoute renders the Ingress, allowedFrom the NetworkPolicy, and mistakes name the document\'s fields', async () => {

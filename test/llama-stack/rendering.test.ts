@@ -59,7 +59,7 @@ describe('LlamaStackWithProviders with a user config', () => {
     const pod = podSpec(manifests);
     expect(pod.containers[0].command).toEqual(['llama', 'stack', 'run', '/etc/llama-stack/config.yaml']);
     expect(pod.containers[0].env).toContainEqual({ name: 'LLAMA_STACK_CONFIG', value: '/etc/llama-stack/config.yaml' });
-    expect(pod.volumes).toContainEqual({ name: 'user-config', configMap: { name: 'stack-config', items: [{ key: 'config.yaml', path: 'config.yaml' }] } });
+    expect(pod.volumes).toContainEqual({ name: 'user-config', configMap: { name: 'stack-config' } });
     expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'user-config', mountPath: '/etc/llama-stack', readOnly: true });
   });
 
@@ -73,10 +73,18 @@ describe('LlamaStackWithProviders with a user config', () => {
     expect(hash(a)).not.toBe(hash(b));
   });
 
-  test('a ConfigMap reference is mounted by key, with no ConfigMap rendered', () => {
+  test('a ConfigMap reference is mounted whole, the server started with its key, with no ConfigMap rendered', () => {
     const manifests = render({ distribution: { name: 'starter' }, userConfig: { configMapName: 'my-config', configMapKey: 'run.yaml' } });
     expect(manifests.map((m) => m.kind)).toEqual(['Deployment', 'Service']);
-    expect(podSpec(manifests).volumes).toContainEqual({ name: 'user-config', configMap: { name: 'my-config', items: [{ key: 'run.yaml', path: 'config.yaml' }] } });
+    // As the operator mounts it: files beside the config (certificates, templates) are reachable.
+    expect(podSpec(manifests).volumes).toContainEqual({ name: 'user-config', configMap: { name: 'my-config' } });
+    expect(podSpec(manifests).containers[0].command).toEqual(['llama', 'stack', 'run', '/etc/llama-stack/run.yaml']);
+  });
+
+  test('with providers, the merge reads the ConfigMap\'s key and writes the release\'s config file name', () => {
+    const manifests = render({ ...THREE_PROVIDERS, userConfig: { configMapName: 'my-config', configMapKey: 'tuned.yaml' } });
+    const merge = podSpec(manifests).initContainers.find((c: any) => c.name === 'merge-config');
+    expect(merge.args).toEqual(expect.arrayContaining(['--base-config', '/opt/llama-stack/base-config/tuned.yaml', '--config-file-name', 'config.yaml']));
   });
 });
 
@@ -320,6 +328,18 @@ describe('pod options', () => {
       tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
     });
     expect(pod.containers[0].resources).toEqual({ limits: { 'nvidia.com/gpu': '1' } });
+  });
+
+  test('the operator\'s podOverrides: more volumes and server mounts after the construct\'s, and a termination grace period', () => {
+    const pod = podSpec(render({
+      distribution: { name: 'starter' },
+      volumes: [{ name: 'certs', secret: { secretName: 'certs' } }, { name: 'scratch', emptyDir: { sizeLimit: k8s.Quantity.fromString('1Gi') } }],
+      volumeMounts: [{ name: 'certs', mountPath: '/etc/certs', readOnly: true }, { name: 'scratch', mountPath: '/scratch' }],
+      terminationGracePeriodSeconds: 60,
+    }));
+    expect(pod.terminationGracePeriodSeconds).toBe(60);
+    expect(pod.volumes.slice(-2)).toEqual([{ name: 'certs', secret: { secretName: 'certs' } }, { name: 'scratch', emptyDir: { sizeLimit: '1Gi' } }]);
+    expect(pod.containers[0].volumeMounts.slice(-2)).toEqual([{ name: 'certs', mountPath: '/etc/certs', readOnly: true }, { name: 'scratch', mountPath: '/scratch' }]);
   });
 
   test('namespace and extra labels reach every object', () => {

@@ -21,6 +21,12 @@ const CASES: Record<string, Parameters<typeof render>[0]> = {
   },
   'a NetworkPolicy admitting every namespace': { distribution: { name: 'starter' }, network: { allowedFrom: { namespaces: ['*'] } } },
   'three replicas: disruption budget, spread and anti-affinity': { distribution: { name: 'starter' }, replicas: 3 },
+  'more volumes and mounts, a grace period': {
+    ...THREE_PROVIDERS,
+    volumes: [{ name: 'certs', secret: { secretName: 'certs' } }],
+    volumeMounts: [{ name: 'certs', mountPath: '/etc/certs', readOnly: true }],
+    terminationGracePeriodSeconds: 60,
+  },
   'autoscaled on CPU and memory, with a budget given': {
     distribution: { name: 'starter' },
     autoscaling: { maxReplicas: 4, targetCPUUtilizationPercentage: 60, targetMemoryUtilizationPercentage: 70 },

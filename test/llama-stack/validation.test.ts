@@ -93,8 +93,8 @@ describe('validation at synth time', () => {
   });
 
   test('the config file name follows the release', () => {
-    const key = (props: any) => find(render({ ...props, userConfig: { configMapName: 'cfg' } }), 'Deployment').spec.template.spec.volumes
-      .find((v: any) => v.name === 'user-config').configMap.items[0].key;
+    const key = (props: any) => find(render({ ...props, userConfig: { configMapName: 'cfg' } }), 'Deployment').spec.template.spec.containers[0].command[3]
+      .replace('/etc/llama-stack/', '');
     expect(key({ distribution: { name: 'starter' } })).toBe('config.yaml');
     expect(key({ distribution: { name: 'starter' }, llamaStackVersion: '0.3' })).toBe('run.yaml');
     expect(key({ distribution: { image: 'docker.io/llamastack/distribution-starter:0.2.23' } })).toBe('run.yaml');
@@ -152,6 +152,20 @@ describe('validation at synth time', () => {
       .toContain('podDisruptionBudget: expected exactly one of minAvailable and maxUnavailable');
     expect(errorOf({ distribution: { name: 'starter' }, podDisruptionBudget: { maxUnavailable: 'half' } }))
       .toContain('podDisruptionBudget.maxUnavailable: "half" is not a number of pods or a percentage');
+  });
+
+  test('volumes and mounts: no second volume of a name, no mount of a missing volume, no second mount at a path', () => {
+    const message = errorOf({
+      ...THREE_PROVIDERS,
+      volumes: [{ name: 'init-scripts', emptyDir: {} }, { name: 'certs', emptyDir: {} }, { name: 'certs', emptyDir: {} }],
+      volumeMounts: [{ name: 'missing', mountPath: '/x' }, { name: 'certs', mountPath: '/opt/llama-stack/external-providers' }, { name: 'user-config', mountPath: '/cfg' }],
+    });
+    expect(message).toContain("volumes[0].name: 'init-scripts' is already a volume of the pod (the construct's own)");
+    expect(message).toContain("volumes[2].name: 'certs' is already a volume of the pod: give it another name.");
+    expect(message).toContain("volumeMounts[0].name: 'missing' is not a volume of the pod");
+    expect(message).toContain("volumeMounts[1].mountPath: '/opt/llama-stack/external-providers' is already mounted in the server container");
+    // THREE_PROVIDERS has no user config: the merged one is mounted, not user-config.
+    expect(message).toContain("volumeMounts[2].name: 'user-config' is not a volume of the pod");
   });
 
   test('network: namespaces are namespace names or *, labels are label keys, an IngressClass needs expose', () => {
