@@ -80,7 +80,7 @@ export const LLAMA_STACK_DOCUMENT_FIELDS: Fields = {
       }),
       // configMapKey and an inline config are the construct's.
       userConfig: rendered({ configMapName: rendered(), configMapNamespace: rendered(), configMapKey: rendered(), config: rendered() }),
-      tlsConfig: notTranslated,
+      tlsConfig: rendered({ caBundle: rendered({ configMapName: rendered(), configMapNamespace: rendered(), configMapKeys: rendered() }) }),
       // llama-stack-k8s-operator PR #166 (closed).
       envFromExternalConfigMaps: onlyInPr(166),
       // Deploy-time providers: llama-stack-k8s-operator PR #240 (closed), whose design this renders;

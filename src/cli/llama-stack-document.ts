@@ -26,6 +26,7 @@ const FIELD_PREFIXES: ReadonlyArray<readonly [string, string]> = [
   ['env', 'spec.server.containerSpec.env'],
   ['resources', 'spec.server.containerSpec.resources'],
   ['serviceAccountName', 'spec.server.podOverrides.serviceAccountName'],
+  ['caBundle', 'spec.server.tlsConfig.caBundle'],
   ['volumes', 'spec.server.podOverrides.volumes'],
   ['volumeMounts', 'spec.server.podOverrides.volumeMounts'],
   ['terminationGracePeriodSeconds', 'spec.server.podOverrides.terminationGracePeriodSeconds'],
@@ -65,8 +66,12 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
   const containerSpec = asObject(server?.containerSpec ?? {}, 'spec.server.containerSpec', problems) ?? {};
   const podOverrides = asObject(server?.podOverrides ?? {}, 'spec.server.podOverrides', problems) ?? {};
   const userConfig = asObject(server?.userConfig, 'spec.server.userConfig', problems, true);
-  if (userConfig?.configMapNamespace !== undefined && userConfig.configMapNamespace !== metadata?.namespace) {
-    problems.add('spec.server.userConfig.configMapNamespace', `'${userConfig.configMapNamespace}' differs from the document's namespace: a pod can only mount a ConfigMap of its own namespace. Copy the ConfigMap into '${metadata?.namespace ?? 'default'}' and drop configMapNamespace.`);
+  const tlsConfig = asObject(server?.tlsConfig ?? {}, 'spec.server.tlsConfig', problems) ?? {};
+  const caBundle = asObject(tlsConfig.caBundle, 'spec.server.tlsConfig.caBundle', problems, true);
+  for (const [field, ref] of [['spec.server.userConfig', userConfig], ['spec.server.tlsConfig.caBundle', caBundle]] as const) {
+    if (ref?.configMapNamespace !== undefined && ref.configMapNamespace !== metadata?.namespace) {
+      problems.add(`${field}.configMapNamespace`, `'${ref.configMapNamespace}' differs from the document's namespace: a pod can only mount a ConfigMap of its own namespace. Copy the ConfigMap into '${metadata?.namespace ?? 'default'}' and drop configMapNamespace.`);
+    }
   }
   problems.throwIfAny(label);
 
@@ -90,6 +95,7 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     env: containerSpec.env,
     resources: stringQuantities(containerSpec.resources),
     serviceAccountName: podOverrides.serviceAccountName,
+    caBundle: caBundle && { configMapName: caBundle.configMapName, configMapKeys: caBundle.configMapKeys },
     volumes: podOverrides.volumes,
     volumeMounts: podOverrides.volumeMounts,
     terminationGracePeriodSeconds: podOverrides.terminationGracePeriodSeconds,

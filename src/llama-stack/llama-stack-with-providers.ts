@@ -18,7 +18,7 @@ import { addWarning } from '../warnings';
 import { DEFAULT_DISTRIBUTION_CONFIG_PATHS, Distribution } from './distribution';
 import { ExternalProviders, ImagePullPolicy } from './external-providers';
 import { ingressSpec, networkPolicySpec } from './network';
-import { AutoscalingOptions, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, StorageOptions, UserConfig } from './options';
+import { AutoscalingOptions, CaBundleOptions, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, StorageOptions, UserConfig } from './options';
 import { checkUserVolumes, initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, volumes, VOLUMES } from './pod';
 import { autoscalerSpec, disruptionBudgetSpec, podPlacement } from './scaling';
 import { initScripts } from './scripts';
@@ -145,6 +145,12 @@ export interface LlamaStackWithProvidersProps {
    * @default - none
    */
   readonly volumeMounts?: k8s.VolumeMount[];
+  /**
+   * Certificate authorities the server trusts for its outgoing TLS, from a ConfigMap (the operator's
+   * `tlsConfig.caBundle`): mounted at `/etc/ssl/certs/ca-bundle`, named by `SSL_CERT_FILE`.
+   * @default - the image's trust store
+   */
+  readonly caBundle?: CaBundleOptions;
   /**
    * How long a stopping pod may take to finish its requests before it is killed.
    * @default - Kubernetes' default (30 seconds)
@@ -314,6 +320,7 @@ export class LlamaStackWithProviders extends Construct {
         restricted: props.podSecurity?.restricted ?? true,
       },
       env: apiJson<IEnvVar[]>(props.env ?? []),
+      caBundle: props.caBundle,
       extraVolumes: apiJson<IVolume[]>(props.volumes ?? []),
       extraVolumeMounts: apiJson<IVolumeMount[]>(props.volumeMounts ?? []),
       resources: props.resources ?? { requests: { cpu: '500m', memory: '1Gi' } },

@@ -52,6 +52,22 @@ export interface StorageOptions {
 }
 
 /**
+ * Certificate authorities the server trusts for its outgoing TLS (a provider's endpoint behind a
+ * private CA), as the llama-stack operator's `tlsConfig.caBundle`: PEM certificates in a ConfigMap
+ * of the server's namespace. The server's `SSL_CERT_FILE` names them, so they replace the image's
+ * default trust store, as with the operator.
+ */
+export interface CaBundleOptions {
+  /** The ConfigMap holding the certificates. */
+  readonly configMapName: string;
+  /**
+   * Its keys holding PEM certificates; several are joined into one file at pod start.
+   * @default ['ca-bundle.crt']
+   */
+  readonly configMapKeys?: string[];
+}
+
+/**
  * A HorizontalPodAutoscaler for the server, as the llama-stack operator's `server.autoscaling`.
  * Without a target, it scales on 80% CPU utilisation.
  */

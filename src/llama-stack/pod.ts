@@ -5,8 +5,9 @@ import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { ISecurityContext } from 'kubernetes-models/v1/SecurityContext';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
+import { caBundleFile, caBundleJoinContainer, caBundleMount, caBundleVolumes } from './ca-bundle';
 import { ImagePullPolicy } from './external-providers';
-import { PodSecurityOptions } from './options';
+import { CaBundleOptions, PodSecurityOptions } from './options';
 import {
   BASE_CONFIG_DIR,
   EXTERNAL_PROVIDERS_DIR,
@@ -72,6 +73,8 @@ export interface PodPlan {
   readonly storageMountPath: string;
   readonly security: Required<PodSecurityOptions>;
   readonly env: readonly IEnvVar[];
+  /** Certificate authorities the server trusts, from a ConfigMap. */
+  readonly caBundle?: CaBundleOptions;
   /** The user's volumes, after the construct's. */
   readonly extraVolumes: readonly IVolume[];
   /** The user's mounts of the server container, after the construct's. */
@@ -116,12 +119,15 @@ function extractsBaseConfig(plan: PodPlan): boolean {
 }
 
 /**
- * The init containers in the order the kubelet must run them: the inspection of the distribution's
- * own packages, one installer per provider in spec order, then, when the merge runs in the pod, the
+ * The init containers in the order the kubelet must run them: the join of a CA bundle of several
+ * keys, the inspection of the distribution's own packages, one installer per provider in spec order, then, when the merge runs in the pod, the
  * extraction of the distribution's config (only without a user config) and the merge.
  */
 export function initContainers(plan: PodPlan): IContainer[] {
-  const containers = plan.providers.length > 0 ? [inspectContainer(plan)] : [];
+  const image = { image: plan.image, imagePullPolicy: plan.imagePullPolicy };
+  const join = plan.caBundle && caBundleJoinContainer(plan.caBundle, image, initContainerBasics(plan));
+  const containers = join ? [join] : [];
+  if (plan.providers.length > 0) containers.push(inspectContainer(plan));
   containers.push(...plan.providers.map((p) => installContainer(plan, p)));
   if (extractsBaseConfig(plan)) {
     containers.push(extractContainer(plan));
@@ -156,6 +162,9 @@ export function volumes(plan: PodPlan): IVolume[] {
       configMap: { name: plan.configMap.name },
     });
   }
+  if (plan.caBundle) {
+    result.push(...caBundleVolumes(plan.caBundle));
+  }
   result.push(plan.storage, ...plan.extraVolumes);
   return result;
 }
@@ -178,6 +187,9 @@ export function serverContainer(plan: PodPlan): IContainer {
   const preflight = plan.preflight && plan.providers.length > 0;
   if (preflight) {
     mounts.push({ name: VOLUMES.scripts, mountPath: SCRIPTS_DIR, readOnly: true });
+  }
+  if (plan.caBundle) {
+    mounts.push(caBundleMount());
   }
   mounts.push({ name: VOLUMES.storage, mountPath: plan.storageMountPath }, ...plan.extraVolumeMounts);
   const probe = (periodSeconds: number, failureThreshold: number): IProbe => ({
@@ -222,6 +234,8 @@ function serverEnv(plan: PodPlan, configPath: string | undefined): IEnvVar[] {
     { name: 'HOME', value: plan.storageMountPath },
     { name: 'LLAMA_STACK_CONFIG_DIR', value: plan.storageMountPath },
     { name: 'HF_HOME', value: plan.storageMountPath },
+    // The operator's variable: OpenSSL, and so Python's ssl and httpx, read the trust store from it.
+    ...(plan.caBundle ? [{ name: 'SSL_CERT_FILE', value: caBundleFile(plan.caBundle) }] : []),
   ];
   const userNames = new Set(plan.env.map((e) => e.name));
   const env: IEnvVar[] = defaults.filter((e) => !userNames.has(e.name));

@@ -1,6 +1,8 @@
 import { DNS1123_LABEL, DNS1123_SUBDOMAIN, isQualifiedName, isRecord, ShapeChecker } from '../checks';
 import { EXTERNAL_PROVIDER_SECTIONS } from './release';
 
+/** A ConfigMap key as the operator's CRD accepts it for the CA bundle. */
+const CONFIG_MAP_KEY = /^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$/;
 const SUBDOMAIN_HINT = 'a DNS-1123 subdomain (lower-case letters, digits, "-" and ".")';
 
 const PROPS = [
@@ -9,6 +11,7 @@ const PROPS = [
   'serviceAccountName', 'automountServiceAccountToken', 'imagePullSecrets', 'nodeSelector', 'tolerations',
   'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'llamaStackVersion', 'network',
   'autoscaling', 'podDisruptionBudget', 'topologySpreadConstraints', 'volumes', 'volumeMounts', 'terminationGracePeriodSeconds',
+  'caBundle',
 ];
 /** The fields of a pod volume: `name` and the sources of the Kubernetes releases supported (`image` from 1.31). */
 const VOLUME_FIELDS = [
@@ -108,6 +111,19 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
     check.boolean(mount.readOnly, `volumeMounts[${i}].readOnly`);
   });
   check.integer(p.terminationGracePeriodSeconds, 'terminationGracePeriodSeconds');
+  const caBundle = check.object(p.caBundle, 'caBundle', ['configMapName', 'configMapKeys']);
+  if (caBundle !== undefined && caBundle.configMapName === undefined) {
+    check.problems.add('caBundle.configMapName', 'missing: the ConfigMap holding the certificates.');
+  }
+  check.string(caBundle?.configMapName, 'caBundle.configMapName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
+  const keys = check.list(caBundle?.configMapKeys, 'caBundle.configMapKeys');
+  if (keys !== undefined && keys.length > 50) {
+    check.problems.add('caBundle.configMapKeys', `${keys.length} keys: at most 50 (the operator's limit).`);
+  }
+  keys?.forEach((v, i) => {
+    check.string(v, `caBundle.configMapKeys[${i}]`, { pattern: CONFIG_MAP_KEY, patternHint: 'a ConfigMap key (letters, digits, "-", "_" and ".", at most 253)' });
+    if (keys.indexOf(v) !== i) check.problems.add(`caBundle.configMapKeys[${i}]`, `'${String(v)}' is listed twice.`);
+  });
   check.boolean(p.preflight, 'preflight');
   check.string(p.mergeImage, 'mergeImage');
   check.string(p.sharedVolumeSizeLimit, 'sharedVolumeSizeLimit');

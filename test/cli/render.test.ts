@@ -115,10 +115,10 @@ describe('kube-inference render', () => {
   });
 
   test('operator fields it cannot translate are warnings on stderr, not silent drops', async () => {
-    const text = readFileSync(FIXTURE, 'utf8').replace('    userConfig:', '    tlsConfig:\n      caBundle: {configMapName: ca}\n    userConfig:');
+    const text = readFileSync(FIXTURE, 'utf8').replace('    userConfig:', '    workers: 4\n    userConfig:');
     const r = await cli(['render', '-'], { stdin: text });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('warning: <stdin> document 2 (LlamaStackDistribution "team-b"): spec.server.tlsConfig is not supported by this renderer and is ignored.\n');
+    expect(r.stderr).toBe('warning: <stdin> document 2 (LlamaStackDistribution "team-b"): spec.server.workers is not supported by this renderer and is ignored.\n');
   });
 
   // Every key of a document is the operator's (rendered, or warned about), one render adds, or refused.
@@ -174,6 +174,16 @@ describe('kube-inference render', () => {
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain('  - spec.network.exposeRoute: ');
       expect(bad.stderr).toContain('  - spec.network.allowedFrom.labels[0]: "team=frontend" is not a label key');
+    });
+
+    test('spec.server.tlsConfig.caBundle is the CA bundle; a ConfigMap of another namespace is refused', async () => {
+      const r = await cli(['render', '-'], { stdin: doc(`${starter}    tlsConfig: {caBundle: {configMapName: corporate-ca, configMapNamespace: ai}}`) });
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      const pod = parseAllDocuments(r.stdout).map((d) => d.toJS()).find((o) => o.kind === 'Deployment').spec.template.spec;
+      expect(pod.containers[0].env).toContainEqual({ name: 'SSL_CERT_FILE', value: '/etc/ssl/certs/ca-bundle/ca-bundle.crt' });
+      const other = await cli(['render', '-'], { stdin: doc(`${starter}    tlsConfig: {caBundle: {configMapName: corporate-ca, configMapNamespace: kube-system, configMapKeys: [x.crt]}}`) });
+      expect(other.code).toBe(1);
+      expect(other.stderr).toContain("  - spec.server.tlsConfig.caBundle.configMapNamespace: 'kube-system' differs from the document's namespace");
     });
 
     test('spec.server autoscaling, podDisruptionBudget and topologySpreadConstraints are rendered', async () => {

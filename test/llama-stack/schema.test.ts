@@ -21,6 +21,7 @@ const CASES: Record<string, Parameters<typeof render>[0]> = {
   },
   'a NetworkPolicy admitting every namespace': { distribution: { name: 'starter' }, network: { allowedFrom: { namespaces: ['*'] } } },
   'three replicas: disruption budget, spread and anti-affinity': { distribution: { name: 'starter' }, replicas: 3 },
+  'a CA bundle of several keys, joined at start': { ...THREE_PROVIDERS, caBundle: { configMapName: 'ca', configMapKeys: ['a.crt', 'b.crt'] } },
   'more volumes and mounts, a grace period': {
     ...THREE_PROVIDERS,
     volumes: [{ name: 'certs', secret: { secretName: 'certs' } }],
