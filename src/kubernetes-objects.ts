@@ -8,6 +8,7 @@ import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisrup
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import type { IService } from 'kubernetes-models/v1/Service';
+import type { IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 
 // The core objects the constructs render, written as the JSON the API server reads and rendered by
 // cdk8s's own ApiObject, which drops undefined values and sorts keys as the generated classes' output
@@ -29,6 +30,11 @@ export function defineConfigMap(scope: Construct, id: string, body: Body<IConfig
 /** A `v1` Service. */
 export function defineService(scope: Construct, id: string, body: Body<IService>): ApiObject {
   return define(scope, id, 'v1', 'Service', body);
+}
+
+/** A `v1` ServiceAccount. */
+export function defineServiceAccount(scope: Construct, id: string, body: Body<IServiceAccount>): ApiObject {
+  return define(scope, id, 'v1', 'ServiceAccount', body);
 }
 
 /** A `v1` PersistentVolumeClaim. */

@@ -10,7 +10,7 @@ import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { ProblemCollector } from '../errors';
 import {
   defineConfigMap, defineDeployment, defineHorizontalPodAutoscaler, defineIngress, defineNetworkPolicy, definePersistentVolumeClaim,
-  definePodDisruptionBudget, defineService, apiJson,
+  definePodDisruptionBudget, defineService, defineServiceAccount, apiJson,
 } from '../kubernetes-objects';
 import { LABEL_DOMAIN, standardLabels } from '../labels';
 import { defaultMergeImage } from '../run-config/merge-image';
@@ -109,8 +109,8 @@ export interface LlamaStackWithProvidersProps {
    */
   readonly storage?: StorageOptions;
   /**
-   * Service account of the pods.
-   * @default - the namespace's default service account
+   * An existing service account for the pods.
+   * @default - a ServiceAccount `<name>-sa` of their own, rendered with them (as the operator creates one)
    */
   readonly serviceAccountName?: string;
   /**
@@ -318,6 +318,7 @@ export class LlamaStackWithProviders extends Construct {
         runAsGroup: props.podSecurity?.runAsGroup ?? 1001,
         fsGroup: props.podSecurity?.fsGroup ?? 1001,
         restricted: props.podSecurity?.restricted ?? true,
+        idsFromPlatform: props.podSecurity?.idsFromPlatform ?? false,
       },
       env: apiJson<IEnvVar[]>(props.env ?? []),
       caBundle: props.caBundle,
@@ -327,6 +328,12 @@ export class LlamaStackWithProviders extends Construct {
       initResources: props.initContainerResources ?? { requests: { cpu: '100m', memory: '256Mi' } },
     };
 
+    // The pods' own identity, as the operator gives each server one: permissions granted to it
+    // (an image pull secret, a role) reach this server only.
+    const serviceAccountName = props.serviceAccountName ?? `${this.name}-sa`;
+    if (props.serviceAccountName === undefined) {
+      defineServiceAccount(this, 'service-account', { metadata: metadata(serviceAccountName) });
+    }
     const init = initContainers(plan);
     const server = serverContainer(plan);
     const podVolumes = volumes(plan);
@@ -349,7 +356,7 @@ export class LlamaStackWithProviders extends Construct {
             annotations: Object.keys(podAnnotations).length > 0 ? podAnnotations : undefined,
           },
           spec: {
-            serviceAccountName: props.serviceAccountName,
+            serviceAccountName: serviceAccountName,
             terminationGracePeriodSeconds: props.terminationGracePeriodSeconds,
             automountServiceAccountToken: props.automountServiceAccountToken ?? false,
             imagePullSecrets: props.imagePullSecrets?.map((name) => ({ name })),

@@ -174,4 +174,12 @@ export interface PodSecurityOptions {
    * @default true
    */
   readonly restricted?: boolean;
+  /**
+   * Leave the uid and fsGroup to the platform, and render none. OpenShift's `restricted-v2`
+   * SecurityContextConstraints assign both from the namespace's range and refuse a pod that fixes
+   * others; its images make their directories writable for group 0, which every assigned uid has.
+   * `runAsUser`, `runAsGroup` and `fsGroup` are then not given.
+   * @default false
+   */
+  readonly idsFromPlatform?: boolean;
 }

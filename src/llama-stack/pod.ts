@@ -95,12 +95,13 @@ export function containerSecurityContext(security: Required<PodSecurityOptions>)
   };
 }
 
-/** The pod-level security context: fixed uid/gid/fsGroup, plus the restricted profile's pod settings. */
+/**
+ * The pod-level security context: fixed uid/gid/fsGroup (unless the platform assigns them), plus the
+ * restricted profile's pod settings.
+ */
 export function podSecurityContext(security: Required<PodSecurityOptions>): IPodSecurityContext {
   return {
-    runAsUser: security.runAsUser,
-    runAsGroup: security.runAsGroup,
-    fsGroup: security.fsGroup,
+    ...(security.idsFromPlatform ? {} : { runAsUser: security.runAsUser, runAsGroup: security.runAsGroup, fsGroup: security.fsGroup }),
     ...(security.restricted ? { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } } : {}),
   };
 }

@@ -66,7 +66,8 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   check.list(p.imagePullSecrets, 'imagePullSecrets')?.forEach((v, i) => check.string(v, `imagePullSecrets[${i}]`, { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT }));
   check.labelMap(p.nodeSelector, 'nodeSelector', 'label');
   check.list(p.tolerations, 'tolerations')?.forEach((v, i) => check.object(v, `tolerations[${i}]`, ['key', 'operator', 'value', 'effect', 'tolerationSeconds']));
-  const security = check.object(p.podSecurity, 'podSecurity', ['runAsUser', 'runAsGroup', 'fsGroup', 'restricted']);
+  const security = check.object(p.podSecurity, 'podSecurity', ['runAsUser', 'runAsGroup', 'fsGroup', 'restricted', 'idsFromPlatform']);
+  check.boolean(security?.idsFromPlatform, 'podSecurity.idsFromPlatform');
   check.integer(security?.runAsUser, 'podSecurity.runAsUser');
   check.integer(security?.runAsGroup, 'podSecurity.runAsGroup');
   check.integer(security?.fsGroup, 'podSecurity.fsGroup');

@@ -144,6 +144,13 @@ function validateServer(props: LlamaStackWithProvidersProps, problems: ProblemCo
     problems.add('network.ingressClassName', 'is only used by the Ingress of network.expose: set network.expose to true, or remove ingressClassName.');
   }
   const security = props.podSecurity ?? {};
+  if (security.idsFromPlatform) {
+    for (const field of ['runAsUser', 'runAsGroup', 'fsGroup'] as const) {
+      if (security[field] !== undefined) {
+        problems.add(`podSecurity.${field}`, `is assigned by the platform with idsFromPlatform: remove ${field}, or set idsFromPlatform to false.`);
+      }
+    }
+  }
   if ((security.restricted ?? true) && security.runAsUser === 0) {
     problems.add('podSecurity.runAsUser', 'runAsUser 0 (root) contradicts the restricted profile: use a non-zero uid, or set podSecurity.restricted to false.');
   }

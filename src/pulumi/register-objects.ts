@@ -9,6 +9,7 @@ const TYPED: Readonly<Record<string, Factory>> = {
   'v1/ConfigMap': (n, o, opts) => new k8s.core.v1.ConfigMap(n, o, opts),
   'v1/Secret': (n, o, opts) => new k8s.core.v1.Secret(n, o, opts),
   'v1/Service': (n, o, opts) => new k8s.core.v1.Service(n, o, opts),
+  'v1/ServiceAccount': (n, o, opts) => new k8s.core.v1.ServiceAccount(n, o, opts),
   'v1/PersistentVolumeClaim': (n, o, opts) => new k8s.core.v1.PersistentVolumeClaim(n, o, opts),
   'apps/v1/Deployment': (n, o, opts) => new k8s.apps.v1.Deployment(n, o, opts),
   'autoscaling/v2/HorizontalPodAutoscaler': (n, o, opts) => new k8s.autoscaling.v2.HorizontalPodAutoscaler(n, o, opts),

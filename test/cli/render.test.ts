@@ -16,11 +16,13 @@ describe('kube-inference render', () => {
     expect(r.code).toBe(0);
     expect(kinds(r.stdout)).toEqual([
       'ConfigMap/team-a-init-scripts',
+      'ServiceAccount/team-a-sa',
       'Deployment/team-a',
       'Service/team-a-service',
       // Two replicas: the operator's default disruption budget.
       'PodDisruptionBudget/team-a-pdb',
       'PersistentVolumeClaim/team-b-pvc',
+      'ServiceAccount/team-b-sa',
       'Deployment/team-b',
       'Service/team-b-service',
     ]);
@@ -54,7 +56,7 @@ describe('kube-inference render', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(readdirSync(dir).sort()).toEqual(['ai.team-a.k8s.yaml', 'ai.team-b.k8s.yaml']);
-    expect(kinds(readFileSync(join(dir, 'ai.team-b.k8s.yaml'), 'utf8'))).toEqual(['PersistentVolumeClaim/team-b-pvc', 'Deployment/team-b', 'Service/team-b-service']);
+    expect(kinds(readFileSync(join(dir, 'ai.team-b.k8s.yaml'), 'utf8'))).toEqual(['PersistentVolumeClaim/team-b-pvc', 'ServiceAccount/team-b-sa', 'Deployment/team-b', 'Service/team-b-service']);
   });
 
   test('invalid input: exit 1, nothing on stdout or in the output directory, stderr names document, field and fix', async () => {
@@ -169,7 +171,7 @@ describe('kube-inference render', () => {
     test('spec.network: exposeRoute renders the Ingress, allowedFrom the NetworkPolicy, and mistakes name the document\'s fields', async () => {
       const r = await cli(['render', '-'], { stdin: doc(`  network: {exposeRoute: true, allowedFrom: {namespaces: [web], labels: [team]}}\n${starter}`) });
       expect(r).toMatchObject({ code: 0, stderr: '' });
-      expect(kinds(r.stdout)).toEqual(['Deployment/a', 'Service/a-service', 'Ingress/a-ingress', 'NetworkPolicy/a-network-policy']);
+      expect(kinds(r.stdout)).toEqual(['ServiceAccount/a-sa', 'Deployment/a', 'Service/a-service', 'Ingress/a-ingress', 'NetworkPolicy/a-network-policy']);
       const bad = await cli(['render', '-'], { stdin: doc(`  network: {exposeRoute: yes-please, allowedFrom: {labels: [team=frontend]}}\n${starter}`) });
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain('  - spec.network.exposeRoute: ');
@@ -196,11 +198,12 @@ describe('kube-inference render', () => {
         ].join('\n')),
       });
       expect(r).toMatchObject({ code: 0, stderr: '' });
-      expect(kinds(r.stdout)).toEqual(['Deployment/a', 'Service/a-service', 'HorizontalPodAutoscaler/a-hpa', 'PodDisruptionBudget/a-pdb']);
+      expect(kinds(r.stdout)).toEqual(['ServiceAccount/a-sa', 'Deployment/a', 'Service/a-service', 'HorizontalPodAutoscaler/a-hpa', 'PodDisruptionBudget/a-pdb']);
       const objects = parseAllDocuments(r.stdout).map((d) => d.toJS());
-      expect(objects[0].spec.template.spec.topologySpreadConstraints).toEqual([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule' }]);
-      expect(objects[2].spec).toMatchObject({ minReplicas: 2, maxReplicas: 4 });
-      expect(objects[3].spec.minAvailable).toBe(1);
+      const byKind = (kind: string) => objects.find((o) => o.kind === kind);
+      expect(byKind('Deployment').spec.template.spec.topologySpreadConstraints).toEqual([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule' }]);
+      expect(byKind('HorizontalPodAutoscaler').spec).toMatchObject({ minReplicas: 2, maxReplicas: 4 });
+      expect(byKind('PodDisruptionBudget').spec.minAvailable).toBe(1);
       const bad = await cli(['render', '-'], { stdin: doc(`${starter}    autoscaling: {minReplicas: 3}`) });
       expect(bad.stderr).toContain('  - spec.server.autoscaling.maxReplicas: missing');
     });
@@ -217,7 +220,7 @@ describe('kube-inference render', () => {
       });
       expect(r).toMatchObject({ code: 0, stderr: '' });
       const objects = parseAllDocuments(r.stdout).map((d) => d.toJS());
-      expect(objects.map((o) => `${o.kind}/${o.metadata.labels.team}`)).toEqual(['ConfigMap/search', 'PersistentVolumeClaim/search', 'Deployment/search', 'Service/search']);
+      expect(objects.map((o) => `${o.kind}/${o.metadata.labels.team}`)).toEqual(['ConfigMap/search', 'PersistentVolumeClaim/search', 'ServiceAccount/search', 'Deployment/search', 'Service/search']);
       const configMap = objects.find((o) => o.kind === 'ConfigMap');
       expect(configMap.data['config.yaml']).toContain('image_name: starter');
       const pvc = objects.find((o) => o.kind === 'PersistentVolumeClaim');

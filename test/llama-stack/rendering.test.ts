@@ -1,5 +1,5 @@
 import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
-import { find, podSpec, render, THREE_PROVIDERS } from './helpers';
+import { errorOf, find, podSpec, render, THREE_PROVIDERS } from './helpers';
 import { ConfigValue } from '../../src';
 
 describe('LlamaStackWithProviders without external providers', () => {
@@ -7,8 +7,8 @@ describe('LlamaStackWithProviders without external providers', () => {
   const pod = podSpec(manifests);
   const server = pod.containers[0];
 
-  test('renders a Deployment and a Service only', () => {
-    expect(manifests.map((m) => m.kind)).toEqual(['Deployment', 'Service']);
+  test('renders a ServiceAccount of its own, a Deployment and a Service only', () => {
+    expect(manifests.map((m) => m.kind)).toEqual(['ServiceAccount', 'Deployment', 'Service']);
   });
 
   test('maps a named distribution to its image', () => {
@@ -75,7 +75,7 @@ describe('LlamaStackWithProviders with a user config', () => {
 
   test('a ConfigMap reference is mounted whole, the server started with its key, with no ConfigMap rendered', () => {
     const manifests = render({ distribution: { name: 'starter' }, userConfig: { configMapName: 'my-config', configMapKey: 'run.yaml' } });
-    expect(manifests.map((m) => m.kind)).toEqual(['Deployment', 'Service']);
+    expect(manifests.map((m) => m.kind)).toEqual(['ServiceAccount', 'Deployment', 'Service']);
     // As the operator mounts it: files beside the config (certificates, templates) are reachable.
     expect(podSpec(manifests).volumes).toContainEqual({ name: 'user-config', configMap: { name: 'my-config' } });
     expect(podSpec(manifests).containers[0].command).toEqual(['llama', 'stack', 'run', '/etc/llama-stack/run.yaml']);
@@ -342,6 +342,25 @@ describe('pod options', () => {
     expect(pod.containers[0].volumeMounts.slice(-2)).toEqual([{ name: 'certs', mountPath: '/etc/certs', readOnly: true }, { name: 'scratch', mountPath: '/scratch' }]);
   });
 
+  test('the pods run as a ServiceAccount of their own, unless one is named (then none is rendered)', () => {
+    const own = render({ distribution: { name: 'starter' } });
+    expect(find(own, 'ServiceAccount').metadata.name).toBe('stack-sa');
+    expect(podSpec(own).serviceAccountName).toBe('stack-sa');
+    const named = render({ distribution: { name: 'starter' }, serviceAccountName: 'shared' });
+    expect(named.map((m) => m.kind)).not.toContain('ServiceAccount');
+    expect(podSpec(named).serviceAccountName).toBe('shared');
+  });
+
+  test('idsFromPlatform (OpenShift restricted-v2): no uid, gid or fsGroup, the rest of the restricted profile kept', () => {
+    const pod = podSpec(render({ ...THREE_PROVIDERS, podSecurity: { idsFromPlatform: true } }));
+    expect(pod.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+    for (const c of [...pod.initContainers, ...pod.containers]) {
+      expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true });
+    }
+    expect(errorOf({ distribution: { name: 'starter' }, podSecurity: { idsFromPlatform: true, fsGroup: 1001 } }))
+      .toContain('podSecurity.fsGroup: is assigned by the platform with idsFromPlatform: remove fsGroup, or set idsFromPlatform to false.');
+  });
+
   test('namespace and extra labels reach every object', () => {
     const manifests = render({ distribution: { name: 'starter' }, namespace: 'ai', labels: { team: 'ml' } });
     for (const m of manifests) {
@@ -354,7 +373,7 @@ describe('pod options', () => {
 // As the llama-stack operator renders spec.network: an Ingress for exposeRoute, a NetworkPolicy for allowedFrom.
 describe('network', () => {
   test('without network options nothing but the Deployment and Service is rendered', () => {
-    expect(render({ distribution: { name: 'starter' } }).map((m) => m.kind)).toEqual(['Deployment', 'Service']);
+    expect(render({ distribution: { name: 'starter' } }).map((m) => m.kind)).toEqual(['ServiceAccount', 'Deployment', 'Service']);
   });
 
   test('expose renders an Ingress <name>-ingress: every path to the Service port, in the IngressClass given', () => {
@@ -398,7 +417,7 @@ describe('replicas, autoscaling and disruption', () => {
 
   test('one replica: no PodDisruptionBudget, no spread, no anti-affinity', () => {
     const manifests = render({ distribution: { name: 'starter' } });
-    expect(manifests.map((m) => m.kind)).toEqual(['Deployment', 'Service']);
+    expect(manifests.map((m) => m.kind)).toEqual(['ServiceAccount', 'Deployment', 'Service']);
     expect(podSpec(manifests)).not.toHaveProperty('topologySpreadConstraints');
     expect(podSpec(manifests)).not.toHaveProperty('affinity');
   });

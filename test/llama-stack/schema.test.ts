@@ -15,6 +15,7 @@ const CASES: Record<string, Parameters<typeof render>[0]> = {
     externalProviders: { inference: [{ providerId: 'p', image: 'quay.io/a/p:1', config: { token: { secretKeyRef: { name: 's', key: 'k' } } } }] },
   },
   'relaxed security, no preflight': { ...THREE_PROVIDERS, podSecurity: { restricted: false }, preflight: false },
+  'ids from the platform (OpenShift restricted-v2)': { ...THREE_PROVIDERS, podSecurity: { idsFromPlatform: true } },
   'exposed through an Ingress, isolated by a NetworkPolicy': {
     distribution: { name: 'starter' },
     network: { expose: true, ingressClassName: 'nginx', allowedFrom: { namespaces: ['web'], labels: ['example.com/llama-clients'] } },

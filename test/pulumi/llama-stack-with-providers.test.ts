@@ -39,6 +39,7 @@ describe('Pulumi LlamaStackWithProviders', () => {
       'kubernetes:apps/v1:Deployment tokens-deployment-tokens',
       'kubernetes:autoscaling/v2:HorizontalPodAutoscaler tokens-horizontalpodautoscaler-tokens-hpa',
       'kubernetes:core/v1:Service tokens-service-tokens-service',
+      'kubernetes:core/v1:ServiceAccount tokens-serviceaccount-tokens-sa',
       'kubernetes:networking.k8s.io/v1:Ingress tokens-ingress-tokens-ingress',
       'kubernetes:networking.k8s.io/v1:NetworkPolicy tokens-networkpolicy-tokens-network-policy',
       'kubernetes:policy/v1:PodDisruptionBudget tokens-poddisruptionbudget-tokens-pdb',
