@@ -14,6 +14,12 @@ import { addWarning } from '../warnings';
  */
 export const LLAMA_STACK_VERSION_ANNOTATION = `${LABEL_DOMAIN}/llama-stack-version`;
 
+/**
+ * The annotation asking for the operator's pod selector (`operatorSelector`), to take over in place a
+ * Deployment the operator created from this very document.
+ */
+export const OPERATOR_SELECTOR_ANNOTATION = `${LABEL_DOMAIN}/operator-selector`;
+
 // Props field prefixes and where they live in a LlamaStackDistribution document, so that
 // validation messages name the field the user actually wrote.
 const FIELD_PREFIXES: ReadonlyArray<readonly [string, string]> = [
@@ -73,6 +79,7 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
       problems.add(`${field}.configMapNamespace`, `'${ref.configMapNamespace}' differs from the document's namespace: a pod can only mount a ConfigMap of its own namespace. Copy the ConfigMap into '${metadata?.namespace ?? 'default'}' and drop configMapNamespace.`);
     }
   }
+  const takeOver = operatorSelector(metadata?.annotations?.[OPERATOR_SELECTOR_ANNOTATION], problems);
   problems.throwIfAny(label);
 
   const warn = (message: string) => addWarning(scope, message);
@@ -100,6 +107,7 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     volumeMounts: podOverrides.volumeMounts,
     terminationGracePeriodSeconds: podOverrides.terminationGracePeriodSeconds,
     labels: metadata!.labels,
+    operatorSelector: takeOver,
     network: networkProps(spec!.network),
     autoscaling: server!.autoscaling,
     podDisruptionBudget: server!.podDisruptionBudget,
@@ -127,6 +135,13 @@ function networkProps(network: unknown): LlamaStackWithProvidersProps['network']
   if (!isRecord(network)) return network as LlamaStackWithProvidersProps['network'];
   const { exposeRoute, ...rest } = network;
   return { ...rest, ...(exposeRoute !== undefined ? { expose: exposeRoute } : {}) } as LlamaStackWithProvidersProps['network'];
+}
+
+/** The operator-selector annotation: "true" or "false", as annotations are strings. */
+function operatorSelector(value: unknown, problems: ProblemCollector): boolean | undefined {
+  if (value === undefined || value === 'false') return value === undefined ? undefined : false;
+  if (value !== 'true') problems.add(`metadata.annotations.${OPERATOR_SELECTOR_ANNOTATION}`, `expected "true" or "false", got ${JSON.stringify(value)}.`);
+  return value === 'true';
 }
 
 /** True when the document lists at least one external provider. */

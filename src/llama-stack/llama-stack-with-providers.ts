@@ -109,6 +109,14 @@ export interface LlamaStackWithProvidersProps {
    */
   readonly storage?: StorageOptions;
   /**
+   * Select the pods as the llama-stack operator does (`app: llama-stack` and
+   * `app.kubernetes.io/instance: <name>`), so that the rendered Deployment can replace, in place, one
+   * the operator created: a Deployment's selector cannot be changed. Give `name` the operator's
+   * resource name; the Service's name, `<name>-service`, is the operator's already.
+   * @default false
+   */
+  readonly operatorSelector?: boolean;
+  /**
    * An existing service account for the pods.
    * @default - a ServiceAccount `<name>-sa` of their own, rendered with them (as the operator creates one)
    */
@@ -244,8 +252,12 @@ export class LlamaStackWithProviders extends Construct {
     this.port = props.port ?? 8321;
     this.serviceName = `${this.name}-service`;
     const configFileName = validated.configFileName;
-    const labels = { ...(props.labels ?? {}), ...standardLabels('llama-stack', this.name, 'server') };
-    const selector = { 'app.kubernetes.io/name': 'llama-stack', 'app.kubernetes.io/instance': this.name };
+    // The operator selects its pods by `app: llama-stack` and the instance; a Deployment's selector is
+    // immutable, so taking over the operator's Deployment in place needs the same one.
+    const selector: Record<string, string> = props.operatorSelector
+      ? { 'app': 'llama-stack', 'app.kubernetes.io/instance': this.name }
+      : { 'app.kubernetes.io/name': 'llama-stack', 'app.kubernetes.io/instance': this.name };
+    const labels = { ...(props.labels ?? {}), ...standardLabels('llama-stack', this.name, 'server'), ...selector };
     const metadata = (name: string) => ({ name, namespace: props.namespace, labels });
     const podAnnotations: Record<string, string> = {};
 

@@ -11,7 +11,7 @@ const PROPS = [
   'serviceAccountName', 'automountServiceAccountToken', 'imagePullSecrets', 'nodeSelector', 'tolerations',
   'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'llamaStackVersion', 'network',
   'autoscaling', 'podDisruptionBudget', 'topologySpreadConstraints', 'volumes', 'volumeMounts', 'terminationGracePeriodSeconds',
-  'caBundle',
+  'caBundle', 'operatorSelector',
 ];
 /** The fields of a pod volume: `name` and the sources of the Kubernetes releases supported (`image` from 1.31). */
 const VOLUME_FIELDS = [
@@ -63,6 +63,7 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   check.string(storage?.mountPath, 'storage.mountPath');
   check.string(p.serviceAccountName, 'serviceAccountName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
   check.boolean(p.automountServiceAccountToken, 'automountServiceAccountToken');
+  check.boolean(p.operatorSelector, 'operatorSelector');
   check.list(p.imagePullSecrets, 'imagePullSecrets')?.forEach((v, i) => check.string(v, `imagePullSecrets[${i}]`, { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT }));
   check.labelMap(p.nodeSelector, 'nodeSelector', 'label');
   check.list(p.tolerations, 'tolerations')?.forEach((v, i) => check.object(v, `tolerations[${i}]`, ['key', 'operator', 'value', 'effect', 'tolerationSeconds']));

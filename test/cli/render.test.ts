@@ -178,6 +178,15 @@ describe('kube-inference render', () => {
       expect(bad.stderr).toContain('  - spec.network.allowedFrom.labels[0]: "team=frontend" is not a label key');
     });
 
+    test('the operator-selector annotation keeps the operator\'s pod selector; other values are refused', async () => {
+      const r = await cli(['render', '-'], { stdin: doc(starter, '{name: a, namespace: ai, annotations: {kube-inference.io/operator-selector: "true"}}') });
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      const deployment = parseAllDocuments(r.stdout).map((d) => d.toJS()).find((o) => o.kind === 'Deployment');
+      expect(deployment.spec.selector.matchLabels).toEqual({ 'app': 'llama-stack', 'app.kubernetes.io/instance': 'a' });
+      const bad = await cli(['render', '-'], { stdin: doc(starter, '{name: a, namespace: ai, annotations: {kube-inference.io/operator-selector: "yes"}}') });
+      expect(bad.stderr).toContain('  - metadata.annotations.kube-inference.io/operator-selector: expected "true" or "false", got "yes".');
+    });
+
     test('spec.server.tlsConfig.caBundle is the CA bundle; a ConfigMap of another namespace is refused', async () => {
       const r = await cli(['render', '-'], { stdin: doc(`${starter}    tlsConfig: {caBundle: {configMapName: corporate-ca, configMapNamespace: ai}}`) });
       expect(r).toMatchObject({ code: 0, stderr: '' });

@@ -361,6 +361,18 @@ describe('pod options', () => {
       .toContain('podSecurity.fsGroup: is assigned by the platform with idsFromPlatform: remove fsGroup, or set idsFromPlatform to false.');
   });
 
+  test('operatorSelector: the operator\'s pod selector, so the Deployment can replace the operator\'s in place', () => {
+    const manifests = render({ distribution: { name: 'starter' }, replicas: 2, operatorSelector: true, network: { allowedFrom: {} } });
+    const operator = { 'app': 'llama-stack', 'app.kubernetes.io/instance': 'stack' };
+    const deployment = find(manifests, 'Deployment');
+    expect(deployment.spec.selector).toEqual({ matchLabels: operator });
+    expect(deployment.spec.template.metadata.labels).toMatchObject(operator);
+    expect(find(manifests, 'Service').spec.selector).toEqual(operator);
+    expect(find(manifests, 'Service').metadata.name).toBe('stack-service');
+    expect(find(manifests, 'PodDisruptionBudget').spec.selector).toEqual({ matchLabels: operator });
+    expect(find(manifests, 'NetworkPolicy').spec.podSelector).toEqual({ matchLabels: operator });
+  });
+
   test('namespace and extra labels reach every object', () => {
     const manifests = render({ distribution: { name: 'starter' }, namespace: 'ai', labels: { team: 'ml' } });
     for (const m of manifests) {
