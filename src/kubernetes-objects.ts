@@ -15,56 +15,35 @@ import type { IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 // did. cdk8s-plus-28's generated classes would cost 2.7 MB of JavaScript at every start of the CLI for
 // the kinds it renders; the types are only types (`kubernetes-models`), erased at build time.
 
-/** An object's body: what follows `apiVersion` and `kind`. */
-type Body<T> = Omit<T, 'apiVersion' | 'kind'>;
-
-function define(scope: Construct, id: string, apiVersion: string, kind: string, body: object): ApiObject {
-  return new ApiObject(scope, id, { apiVersion, kind, ...body });
+/** The kinds the constructs render, with their types. */
+interface Kinds {
+  ConfigMap: IConfigMap;
+  Service: IService;
+  ServiceAccount: IServiceAccount;
+  PersistentVolumeClaim: IPersistentVolumeClaim;
+  Deployment: IDeployment;
+  HorizontalPodAutoscaler: IHorizontalPodAutoscaler;
+  PodDisruptionBudget: IPodDisruptionBudget;
+  Ingress: IIngress;
+  NetworkPolicy: INetworkPolicy;
 }
 
-/** A `v1` ConfigMap. */
-export function defineConfigMap(scope: Construct, id: string, body: Body<IConfigMap>): ApiObject {
-  return define(scope, id, 'v1', 'ConfigMap', body);
-}
+/** The API version each kind is rendered in. */
+const API_VERSIONS: { readonly [K in keyof Kinds]: string } = {
+  ConfigMap: 'v1',
+  Service: 'v1',
+  ServiceAccount: 'v1',
+  PersistentVolumeClaim: 'v1',
+  Deployment: 'apps/v1',
+  HorizontalPodAutoscaler: 'autoscaling/v2',
+  PodDisruptionBudget: 'policy/v1',
+  Ingress: 'networking.k8s.io/v1',
+  NetworkPolicy: 'networking.k8s.io/v1',
+};
 
-/** A `v1` Service. */
-export function defineService(scope: Construct, id: string, body: Body<IService>): ApiObject {
-  return define(scope, id, 'v1', 'Service', body);
-}
-
-/** A `v1` ServiceAccount. */
-export function defineServiceAccount(scope: Construct, id: string, body: Body<IServiceAccount>): ApiObject {
-  return define(scope, id, 'v1', 'ServiceAccount', body);
-}
-
-/** A `v1` PersistentVolumeClaim. */
-export function definePersistentVolumeClaim(scope: Construct, id: string, body: Body<IPersistentVolumeClaim>): ApiObject {
-  return define(scope, id, 'v1', 'PersistentVolumeClaim', body);
-}
-
-/** An `apps/v1` Deployment. */
-export function defineDeployment(scope: Construct, id: string, body: Body<IDeployment>): ApiObject {
-  return define(scope, id, 'apps/v1', 'Deployment', body);
-}
-
-/** An `autoscaling/v2` HorizontalPodAutoscaler. */
-export function defineHorizontalPodAutoscaler(scope: Construct, id: string, body: Body<IHorizontalPodAutoscaler>): ApiObject {
-  return define(scope, id, 'autoscaling/v2', 'HorizontalPodAutoscaler', body);
-}
-
-/** A `policy/v1` PodDisruptionBudget. */
-export function definePodDisruptionBudget(scope: Construct, id: string, body: Body<IPodDisruptionBudget>): ApiObject {
-  return define(scope, id, 'policy/v1', 'PodDisruptionBudget', body);
-}
-
-/** A `networking.k8s.io/v1` Ingress. */
-export function defineIngress(scope: Construct, id: string, body: Body<IIngress>): ApiObject {
-  return define(scope, id, 'networking.k8s.io/v1', 'Ingress', body);
-}
-
-/** A `networking.k8s.io/v1` NetworkPolicy. */
-export function defineNetworkPolicy(scope: Construct, id: string, body: Body<INetworkPolicy>): ApiObject {
-  return define(scope, id, 'networking.k8s.io/v1', 'NetworkPolicy', body);
+/** Defines an object of `kind` from its body (what follows `apiVersion` and `kind`). */
+export function defineObject<K extends keyof Kinds>(scope: Construct, id: string, kind: K, body: Omit<Kinds[K], 'apiVersion' | 'kind'>): ApiObject {
+  return new ApiObject(scope, id, { apiVersion: API_VERSIONS[kind], kind, ...body });
 }
 
 /**

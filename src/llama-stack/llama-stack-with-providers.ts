@@ -8,10 +8,7 @@ import type { ITopologySpreadConstraint } from 'kubernetes-models/v1/TopologySpr
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { ProblemCollector } from '../errors';
-import {
-  defineConfigMap, defineDeployment, defineHorizontalPodAutoscaler, defineIngress, defineNetworkPolicy, definePersistentVolumeClaim,
-  definePodDisruptionBudget, defineService, defineServiceAccount, apiJson,
-} from '../kubernetes-objects';
+import { apiJson, defineObject } from '../kubernetes-objects';
 import { LABEL_DOMAIN, standardLabels } from '../labels';
 import { defaultMergeImage } from '../run-config/merge-image';
 import { addWarning } from '../warnings';
@@ -270,7 +267,7 @@ export class LlamaStackWithProviders extends Construct {
       const merged = validated.synthTimeConfig;
       const name = `${this.name}-config`;
       const data = merged?.files ?? { [configFileName]: validated.inlineConfigText };
-      defineConfigMap(this, 'user-config', { metadata: metadata(name), data: { ...data } });
+      defineObject(this, 'user-config', 'ConfigMap', { metadata: metadata(name), data: { ...data } });
       this.configMapNames.push(name);
       configMap = { name, key: configFileName };
       // A changed config must roll the pods: a ConfigMap edit alone does not restart them.
@@ -283,7 +280,7 @@ export class LlamaStackWithProviders extends Construct {
     const scriptsConfigMap = `${this.name}-init-scripts`;
     if (validated.providers.length > 0) {
       const data = initScripts();
-      defineConfigMap(this, 'init-scripts', { metadata: metadata(scriptsConfigMap), data: { ...data } });
+      defineObject(this, 'init-scripts', 'ConfigMap', { metadata: metadata(scriptsConfigMap), data: { ...data } });
       this.configMapNames.push(scriptsConfigMap);
       podAnnotations[`${LABEL_DOMAIN}/init-scripts-hash`] = sha256(Object.values(data).join('\0'));
     }
@@ -292,7 +289,7 @@ export class LlamaStackWithProviders extends Construct {
     const persistent = props.storage !== undefined && !props.storage.ephemeral;
     const claimName = props.storage?.existingClaimName ?? `${this.name}-pvc`;
     if (persistent && props.storage?.existingClaimName === undefined) {
-      definePersistentVolumeClaim(this, 'storage', {
+      defineObject(this, 'storage', 'PersistentVolumeClaim', {
         metadata: metadata(claimName),
         spec: {
           accessModes: ['ReadWriteOnce'],
@@ -344,7 +341,7 @@ export class LlamaStackWithProviders extends Construct {
     // (an image pull secret, a role) reach this server only.
     const serviceAccountName = props.serviceAccountName ?? `${this.name}-sa`;
     if (props.serviceAccountName === undefined) {
-      defineServiceAccount(this, 'service-account', { metadata: metadata(serviceAccountName) });
+      defineObject(this, 'service-account', 'ServiceAccount', { metadata: metadata(serviceAccountName) });
     }
     const init = initContainers(plan);
     const server = serverContainer(plan);
@@ -354,7 +351,7 @@ export class LlamaStackWithProviders extends Construct {
     problems.throwIfAny(`LlamaStackWithProviders '${this.node.path}'`);
     const replicas = props.replicas ?? 1;
     const placement = podPlacement(selector, replicas, apiJson<ITopologySpreadConstraint[] | undefined>(props.topologySpreadConstraints));
-    this.deployment = defineDeployment(this, 'deployment', {
+    this.deployment = defineObject(this, 'deployment', 'Deployment', {
       metadata: metadata(this.name),
       spec: {
         // With an autoscaler, the replica count is its to set (a rendered count would undo its work at every apply).
@@ -384,7 +381,7 @@ export class LlamaStackWithProviders extends Construct {
       },
     });
 
-    this.service = defineService(this, 'service', {
+    this.service = defineObject(this, 'service', 'Service', {
       metadata: metadata(this.serviceName),
       spec: {
         selector,
@@ -393,17 +390,17 @@ export class LlamaStackWithProviders extends Construct {
     });
 
     if (props.autoscaling) {
-      defineHorizontalPodAutoscaler(this, 'autoscaler', { metadata: metadata(`${this.name}-hpa`), spec: autoscalerSpec(this.name, replicas, props.autoscaling) });
+      defineObject(this, 'autoscaler', 'HorizontalPodAutoscaler', { metadata: metadata(`${this.name}-hpa`), spec: autoscalerSpec(this.name, replicas, props.autoscaling) });
     }
     const budget = disruptionBudgetSpec(selector, replicas, props.podDisruptionBudget);
     if (budget) {
-      definePodDisruptionBudget(this, 'disruption-budget', { metadata: metadata(`${this.name}-pdb`), spec: budget });
+      defineObject(this, 'disruption-budget', 'PodDisruptionBudget', { metadata: metadata(`${this.name}-pdb`), spec: budget });
     }
     if (props.network?.expose) {
-      this.ingress = defineIngress(this, 'ingress', { metadata: metadata(`${this.name}-ingress`), spec: ingressSpec(props.network, this.serviceName, this.port) });
+      this.ingress = defineObject(this, 'ingress', 'Ingress', { metadata: metadata(`${this.name}-ingress`), spec: ingressSpec(props.network, this.serviceName, this.port) });
     }
     if (props.network?.allowedFrom) {
-      defineNetworkPolicy(this, 'network-policy', {
+      defineObject(this, 'network-policy', 'NetworkPolicy', {
         metadata: metadata(`${this.name}-network-policy`),
         spec: networkPolicySpec(selector, this.port, props.network.allowedFrom),
       });

@@ -1,7 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { QUANTITY } from '../../../checks';
 import { Problem } from '../../../errors';
-import { defineConfigMap } from '../../../kubernetes-objects';
+import { defineObject } from '../../../kubernetes-objects';
 import { OverrideSchema, overrideValue } from '../../overrides';
 import { InferenceProvider, RenderContext, ResourceType, SelectionRule } from '../../provider';
 import { ResolvedModelDeployment } from '../../resolved-spec';
@@ -151,7 +151,7 @@ export class DynamoProvider implements InferenceProvider {
     const warning = d.image === undefined ? undefined : runtimeVersionWarning(d.image);
     if (warning) context.warn(warning);
     for (const [i, configMap] of plan.configMaps.entries()) {
-      defineConfigMap(context.scope, `Config${i}`, {
+      defineObject(context.scope, `Config${i}`, 'ConfigMap', {
         metadata: { name: configMap.name, namespace: d.namespace, labels: { ...context.commonLabels, 'app.kubernetes.io/component': 'engine-config' } },
         data: { ...configMap.data },
         immutable: false,

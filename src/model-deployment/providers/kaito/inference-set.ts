@@ -8,7 +8,7 @@ import { KaitoSettings } from './overrides';
 import { KAITO_SERVICE_PORT } from './status';
 import { KaitoApiVersion } from './workspace';
 import type { InferenceSetProps, InferenceSetSpecTemplateInference, InferenceSetV1Beta1Props } from '../../../imports/kaito-inference-set.generated';
-import { defineService } from '../../../kubernetes-objects';
+import { defineObject } from '../../../kubernetes-objects';
 import { MODEL_DEPLOYMENT_LABEL } from '../../metadata';
 import { RenderContext } from '../../provider';
 import { defineCustomResource } from '../custom-resource';
@@ -38,7 +38,7 @@ export function renderInferenceSet(context: RenderContext, apiVersion: KaitoApiV
     ? defineCustomResource<InferenceSetProps>(context.scope, 'Resource', type, { metadata, spec: { ...spec, template: { ...spec.template, inference: inference as InferenceSetSpecTemplateInference } } })
     : defineCustomResource<InferenceSetV1Beta1Props>(context.scope, 'Resource', type, { metadata, spec });
   // Preset pods carry KAITO's created-by label; template pods carry our pod labels.
-  defineService(context.scope, 'Service', {
+  defineObject(context.scope, 'Service', 'Service', {
     metadata: { name: d.name, namespace: d.namespace, labels: { ...context.commonLabels, 'app.kubernetes.io/component': 'inference' } },
     spec: {
       type: 'ClusterIP',

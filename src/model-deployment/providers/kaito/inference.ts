@@ -1,7 +1,7 @@
 // The `inference` section shared by a Workspace and an InferenceSet template: a vLLM preset (with
 // its inference ConfigMap) or a llama.cpp pod template, and the node label selector.
 import { Problem } from '../../../errors';
-import { defineConfigMap } from '../../../kubernetes-objects';
+import { defineObject } from '../../../kubernetes-objects';
 import { engineFlags } from '../../engine-flags';
 import { RenderContext } from '../../provider';
 import { ResolvedModelDeployment } from '../../resolved-spec';
@@ -43,7 +43,7 @@ function presetInference(context: RenderContext): KaitoInference {
   let config: string | undefined;
   if (options) {
     config = `${d.name}-inference-config`;
-    defineConfigMap(context.scope, 'InferenceConfig', {
+    defineObject(context.scope, 'InferenceConfig', 'ConfigMap', {
       metadata: { name: config, namespace: d.namespace, labels: { ...context.commonLabels, 'app.kubernetes.io/component': 'inference-config' } },
       data: { [INFERENCE_CONFIG_KEY]: inferenceConfigYaml(options) },
       immutable: false,
