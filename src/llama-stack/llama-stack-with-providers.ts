@@ -365,7 +365,7 @@ export class LlamaStackWithProviders extends Construct {
             annotations: Object.keys(podAnnotations).length > 0 ? podAnnotations : undefined,
           },
           spec: {
-            serviceAccountName: serviceAccountName,
+            serviceAccountName,
             terminationGracePeriodSeconds: props.terminationGracePeriodSeconds,
             automountServiceAccountToken: props.automountServiceAccountToken ?? false,
             imagePullSecrets: props.imagePullSecrets?.map((name) => ({ name })),
