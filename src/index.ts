@@ -15,7 +15,10 @@ export { DISTRIBUTION_IMAGES, DEFAULT_DISTRIBUTION_CONFIG_PATHS, distributionIma
 export type { Distribution } from './llama-stack/distribution';
 export { ConfigValue } from './llama-stack/external-providers';
 export type { ExternalProvider, ExternalProviders, ImagePullPolicy, SecretKeyReference } from './llama-stack/external-providers';
-export type { AllowedFrom, NetworkOptions, PodSecurityOptions, StorageOptions, UserConfig } from './llama-stack/options';
+export type {
+  AllowedFrom, AutoscalingOptions, CaBundleOptions, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, StorageOptions, UserConfig,
+} from './llama-stack/options';
+export type { HealthCheck } from './llama-stack/health-check';
 export type { ResourceRequirements } from './llama-stack/pod';
 export { LLAMA_STACK_RELEASES, DEFAULT_LLAMA_STACK_VERSION } from './run-config/releases';
 export type { LlamaStackRelease } from './run-config/releases';

@@ -86,8 +86,9 @@ export const LLAMA_STACK_DOCUMENT_FIELDS: Fields = {
       // Deploy-time providers: llama-stack-k8s-operator PR #240 (closed), whose design this renders;
       // the construct checks every entry.
       externalProviders: rendered(),
-      // The construct's: the operator's shape has no pull secrets.
+      // The construct's: the operator's shape has no pull secrets and no choice of health check.
       imagePullSecrets: rendered(),
+      healthCheck: rendered(),
     }),
     network: rendered({ exposeRoute: rendered(), allowedFrom: rendered({ namespaces: rendered(), labels: rendered() }) }),
   }),

@@ -102,6 +102,7 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     env: containerSpec.env,
     resources: stringQuantities(containerSpec.resources),
     serviceAccountName: podOverrides.serviceAccountName,
+    healthCheck: server!.healthCheck,
     caBundle: caBundle && { configMapName: caBundle.configMapName, configMapKeys: caBundle.configMapKeys },
     volumes: podOverrides.volumes,
     volumeMounts: podOverrides.volumeMounts,

@@ -14,6 +14,7 @@ import { defaultMergeImage } from '../run-config/merge-image';
 import { addWarning } from '../warnings';
 import { DEFAULT_DISTRIBUTION_CONFIG_PATHS, Distribution } from './distribution';
 import { ExternalProviders, ImagePullPolicy } from './external-providers';
+import { HealthCheck, healthCheckOf } from './health-check';
 import { ingressSpec, networkPolicySpec } from './network';
 import { AutoscalingOptions, CaBundleOptions, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, StorageOptions, UserConfig } from './options';
 import { checkUserVolumes, initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, volumes, VOLUMES } from './pod';
@@ -156,6 +157,13 @@ export interface LlamaStackWithProvidersProps {
    * @default - the image's trust store
    */
   readonly caBundle?: CaBundleOptions;
+  /**
+   * How the kubelet checks the server (startup, readiness and liveness probes): `http` (GET
+   * `/v1/health`), `https` (the same over TLS) or `tcp` (a connection only: with a request quota,
+   * llama-stack counts health checks against it).
+   * @default - from the config when it is given inline: `tcp` with `server.quota`, `https` with `server.tls_certfile`, else `http`
+   */
+  readonly healthCheck?: HealthCheck;
   /**
    * How long a stopping pod may take to finish its requests before it is killed.
    * @default - Kubernetes' default (30 seconds)
@@ -330,6 +338,7 @@ export class LlamaStackWithProviders extends Construct {
         idsFromPlatform: props.podSecurity?.idsFromPlatform ?? false,
       },
       env: apiJson<IEnvVar[]>(props.env ?? []),
+      healthCheck: props.healthCheck ?? healthCheckOf(validated.inlineConfigText) ?? 'http',
       caBundle: props.caBundle,
       extraVolumes: apiJson<IVolume[]>(props.volumes ?? []),
       extraVolumeMounts: apiJson<IVolumeMount[]>(props.volumeMounts ?? []),

@@ -1,12 +1,12 @@
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IPodSecurityContext } from 'kubernetes-models/v1/PodSecurityContext';
-import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { ISecurityContext } from 'kubernetes-models/v1/SecurityContext';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { caBundleFile, caBundleJoinContainer, caBundleMount, caBundleVolumes } from './ca-bundle';
 import { ImagePullPolicy } from './external-providers';
+import { HealthCheck, serverProbe } from './health-check';
 import { CaBundleOptions, PodSecurityOptions } from './options';
 import {
   BASE_CONFIG_DIR,
@@ -73,6 +73,8 @@ export interface PodPlan {
   readonly storageMountPath: string;
   readonly security: Required<PodSecurityOptions>;
   readonly env: readonly IEnvVar[];
+  /** How the kubelet checks the server. */
+  readonly healthCheck: HealthCheck;
   /** Certificate authorities the server trusts, from a ConfigMap. */
   readonly caBundle?: CaBundleOptions;
   /** The user's volumes, after the construct's. */
@@ -193,12 +195,7 @@ export function serverContainer(plan: PodPlan): IContainer {
     mounts.push(caBundleMount());
   }
   mounts.push({ name: VOLUMES.storage, mountPath: plan.storageMountPath }, ...plan.extraVolumeMounts);
-  const probe = (periodSeconds: number, failureThreshold: number): IProbe => ({
-    httpGet: { path: '/v1/health', port: 'http' },
-    periodSeconds,
-    failureThreshold,
-    timeoutSeconds: 5,
-  });
+  const probe = (periodSeconds: number, failureThreshold: number) => serverProbe(plan.healthCheck, periodSeconds, failureThreshold);
   return {
     name: 'llama-stack',
     image: plan.image,

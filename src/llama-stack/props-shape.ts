@@ -11,7 +11,7 @@ const PROPS = [
   'serviceAccountName', 'automountServiceAccountToken', 'imagePullSecrets', 'nodeSelector', 'tolerations',
   'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'llamaStackVersion', 'network',
   'autoscaling', 'podDisruptionBudget', 'topologySpreadConstraints', 'volumes', 'volumeMounts', 'terminationGracePeriodSeconds',
-  'caBundle', 'operatorSelector',
+  'caBundle', 'operatorSelector', 'healthCheck',
 ];
 /** The fields of a pod volume: `name` and the sources of the Kubernetes releases supported (`image` from 1.31). */
 const VOLUME_FIELDS = [
@@ -64,6 +64,9 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   check.string(p.serviceAccountName, 'serviceAccountName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
   check.boolean(p.automountServiceAccountToken, 'automountServiceAccountToken');
   check.boolean(p.operatorSelector, 'operatorSelector');
+  if (p.healthCheck !== undefined && !['http', 'https', 'tcp'].includes(p.healthCheck as string)) {
+    check.problems.add('healthCheck', `${JSON.stringify(p.healthCheck)} is not a health check: expected http, https or tcp.`);
+  }
   check.list(p.imagePullSecrets, 'imagePullSecrets')?.forEach((v, i) => check.string(v, `imagePullSecrets[${i}]`, { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT }));
   check.labelMap(p.nodeSelector, 'nodeSelector', 'label');
   check.list(p.tolerations, 'tolerations')?.forEach((v, i) => check.object(v, `tolerations[${i}]`, ['key', 'operator', 'value', 'effect', 'tolerationSeconds']));

@@ -217,12 +217,13 @@ describe('kube-inference render', () => {
       expect(bad.stderr).toContain('  - spec.server.autoscaling.maxReplicas: missing');
     });
 
-    test('what the construct takes beyond the operator\'s shape is rendered: labels, an inline config, storage options, pull secrets', async () => {
+    test('what the construct takes beyond the operator\'s shape is rendered: labels, an inline config, storage options, pull secrets, health check', async () => {
       const r = await cli(['render', '-'], {
         stdin: doc([
           '  server:',
           '    distribution: {name: starter}',
           '    imagePullSecrets: [{name: registry}]',
+          '    healthCheck: tcp',
           '    storage: {size: 5Gi, storageClassName: fast, mountPath: /data}',
           '    userConfig: {config: {version: 2, image_name: starter, apis: [inference], providers: {inference: []}}}',
         ].join('\n'), '{name: a, namespace: ai, labels: {team: search}}'),
@@ -235,6 +236,7 @@ describe('kube-inference render', () => {
       const pvc = objects.find((o) => o.kind === 'PersistentVolumeClaim');
       expect(pvc.spec).toMatchObject({ storageClassName: 'fast', resources: { requests: { storage: '5Gi' } } });
       expect(objects.find((o) => o.kind === 'Deployment').spec.template.spec.imagePullSecrets).toEqual([{ name: 'registry' }]);
+      expect(objects.find((o) => o.kind === 'Deployment').spec.template.spec.containers[0].readinessProbe.tcpSocket).toEqual({ port: 'http' });
     });
   });
 

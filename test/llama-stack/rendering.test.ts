@@ -373,6 +373,30 @@ describe('pod options', () => {
     expect(find(manifests, 'NetworkPolicy').spec.podSelector).toEqual({ matchLabels: operator });
   });
 
+  // llama-stack's QuotaMiddleware counts every HTTP request, health checks included, by client address
+  // (llama_stack/core/server/quota.py): HTTP probes from the kubelet would use up the anonymous quota.
+  test('probes follow the config: a connection only with a quota, HTTPS with TLS, HTTP otherwise; healthCheck decides for a ConfigMap', () => {
+    const probesOf = (props: any) => {
+      const server = podSpec(render({ distribution: { name: 'starter' }, ...props })).containers[0];
+      return [server.startupProbe, server.readinessProbe, server.livenessProbe];
+    };
+    const quota = 'version: 2\nserver:\n  quota:\n    kvstore: {backend: kv_default, namespace: quota}\n    anonymous_max_requests: 100\n    authenticated_max_requests: 1000\n    period: day\n';
+    for (const probe of probesOf({ userConfig: { config: quota } })) {
+      expect(probe).toMatchObject({ tcpSocket: { port: 'http' } });
+      expect(probe).not.toHaveProperty('httpGet');
+    }
+    for (const probe of probesOf({ userConfig: { config: { version: 2, server: { tls_certfile: '/certs/tls.crt', tls_keyfile: '/certs/tls.key' } } } })) {
+      expect(probe.httpGet).toEqual({ path: '/v1/health', port: 'http', scheme: 'HTTPS' });
+    }
+    for (const probe of probesOf({ userConfig: { config: { version: 2, server: { port: 8321 } } } })) {
+      expect(probe.httpGet).toEqual({ path: '/v1/health', port: 'http' });
+    }
+    for (const probe of probesOf({ userConfig: { configMapName: 'cluster-config' }, healthCheck: 'tcp' })) {
+      expect(probe).toMatchObject({ tcpSocket: { port: 'http' }, timeoutSeconds: 5 });
+    }
+    expect(errorOf({ distribution: { name: 'starter' }, healthCheck: 'grpc' as any })).toContain('healthCheck: "grpc" is not a health check: expected http, https or tcp.');
+  });
+
   test('namespace and extra labels reach every object', () => {
     const manifests = render({ distribution: { name: 'starter' }, namespace: 'ai', labels: { team: 'ml' } });
     for (const m of manifests) {

@@ -16,6 +16,8 @@ const CASES: Record<string, Parameters<typeof render>[0]> = {
   },
   'relaxed security, no preflight': { ...THREE_PROVIDERS, podSecurity: { restricted: false }, preflight: false },
   'ids from the platform (OpenShift restricted-v2)': { ...THREE_PROVIDERS, podSecurity: { idsFromPlatform: true } },
+  'TCP health checks': { distribution: { name: 'starter' }, healthCheck: 'tcp' },
+  'HTTPS health checks': { distribution: { name: 'starter' }, healthCheck: 'https' },
   'exposed through an Ingress, isolated by a NetworkPolicy': {
     distribution: { name: 'starter' },
     network: { expose: true, ingressClassName: 'nginx', allowedFrom: { namespaces: ['web'], labels: ['example.com/llama-clients'] } },

@@ -1,0 +1,35 @@
+import type { IProbe } from 'kubernetes-models/v1/Probe';
+import { isRecord } from '../checks';
+import { CONFIG_LIMITS, parseUntrustedYaml } from '../run-config/safe-yaml';
+
+/**
+ * How the kubelet checks the server:
+ * - `http`: GET `/v1/health` on the server port;
+ * - `https`: the same over TLS, for a server with `server.tls_certfile`;
+ * - `tcp`: a connection to the port only, for a server with `server.quota`. Its middleware counts
+ *   every HTTP request against the client's quota, health checks included, and the kubelet's
+ *   checks all come from one address (llama_stack/core/server/quota.py): frequent HTTP probes
+ *   would use up the anonymous quota and have a healthy server restarted.
+ */
+export type HealthCheck = 'http' | 'https' | 'tcp';
+
+/**
+ * The check a config asks for: `tcp` with a quota, `https` with TLS, else `http`. Undefined when the
+ * config is not known at synth time (a ConfigMap of the cluster).
+ */
+export function healthCheckOf(configText: string | undefined): HealthCheck | undefined {
+  if (configText === undefined) return undefined;
+  const config = parseUntrustedYaml(configText, CONFIG_LIMITS, { source: 'the server config', resolution: '' }).value;
+  const server = isRecord(config) && isRecord(config.server) ? config.server : {};
+  if (server.quota !== undefined && server.quota !== null) return 'tcp';
+  if (typeof server.tls_certfile === 'string' && server.tls_certfile !== '') return 'https';
+  return 'http';
+}
+
+/** A probe of the server port by that check. */
+export function serverProbe(check: HealthCheck, periodSeconds: number, failureThreshold: number): IProbe {
+  const action: IProbe = check === 'tcp'
+    ? { tcpSocket: { port: 'http' } }
+    : { httpGet: { path: '/v1/health', port: 'http', ...(check === 'https' ? { scheme: 'HTTPS' } : {}) } };
+  return { ...action, periodSeconds, failureThreshold, timeoutSeconds: 5 };
+}
