@@ -25,6 +25,7 @@
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { hostPython } from './host';
@@ -533,13 +534,15 @@ type Readiness = { ok: true; url: string } | { ok: false; reason: string; exited
 
 /**
  * The kubelet's startup probe, faster: tries the container's `startupProbe` (else `readinessProbe`)
- * `httpGet` on the pod's address (the host's loopback: the main container shares the host's network)
- * until it answers 200–399, the process ends, or the time is up.
+ * on the pod's address (the host's loopback: the main container shares the host's network) until it
+ * succeeds (`httpGet`: an answer 200–399; `tcpSocket`: an accepted connection), the process ends, or
+ * the time is up.
  */
 async function waitUntilReady(c: any, started: StartedContainer, serve: ServeOptions): Promise<Readiness> {
-  const probe = c.startupProbe?.httpGet ?? c.readinessProbe?.httpGet;
+  const declared = c.startupProbe ?? c.readinessProbe;
+  const probe = declared?.httpGet ?? declared?.tcpSocket;
   if (!probe) {
-    throw new Error(`runPod: container ${c.name} has no httpGet startup or readiness probe to wait for`);
+    throw new Error(`runPod: container ${c.name} has no httpGet or tcpSocket startup or readiness probe to wait for`);
   }
   const port = typeof probe.port === 'number' ? probe.port
     : /^\d+$/.test(String(probe.port)) ? Number(probe.port)
@@ -554,6 +557,12 @@ async function waitUntilReady(c: any, started: StartedContainer, serve: ServeOpt
   const deadline = performance.now() + (serve.readyTimeoutMs ?? 120_000);
   let last = 'no answer yet';
   while (!exited && performance.now() < deadline) {
+    if (declared.tcpSocket) {
+      if (await tcpConnects(port)) return { ok: true, url };
+      last = `dial tcp 127.0.0.1:${port}: connect: connection refused`;
+      await new Promise((r) => setTimeout(r, serve.probeIntervalMs ?? 100));
+      continue;
+    }
     try {
       const res = await fetch(url + (probe.path ?? '/'), { signal: AbortSignal.timeout(2_000) });
       await res.arrayBuffer();
@@ -565,6 +574,17 @@ async function waitUntilReady(c: any, started: StartedContainer, serve: ServeOpt
     await new Promise((r) => setTimeout(r, serve.probeIntervalMs ?? 100));
   }
   return { ok: false, exited, reason: exited ? `the container exited before its probe succeeded (last probe: ${last})` : `Startup probe failed: ${last}` };
+}
+
+/** Whether a TCP connection to the port on loopback is accepted (as the kubelet's `tcpSocket` probe: opened, then closed). */
+export function tcpConnects(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.setTimeout(2_000);
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('timeout', () => { socket.destroy(); resolve(false); });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 /** The serving main container of a pod started with `serve`. */
