@@ -43,8 +43,8 @@ const RESOURCE_REQUIREMENTS: Fields = {
 export const LLAMA_STACK_DOCUMENT_FIELDS: Fields = {
   apiVersion: rendered(),
   kind: rendered(),
-  // Object metadata: name and namespace name the rendered objects, labels label them, and the
-  // llama-stack release annotation sets llamaStackVersion; the rest describes the document itself.
+  // Object metadata: name and namespace name the rendered objects, labels label them, and two
+  // annotations set llamaStackVersion and operatorSelector; the rest describes the document itself.
   metadata: rendered(),
   status: serverWritten,
   spec: rendered({
