@@ -13,6 +13,9 @@ import { CONFIG_LIMITS, parseUntrustedYaml } from '../run-config/safe-yaml';
  */
 export type HealthCheck = 'http' | 'https' | 'tcp';
 
+/** Every {@link HealthCheck}, each once (the record makes the compiler hold the list to the type). */
+export const HEALTH_CHECKS = Object.keys({ http: 0, https: 0, tcp: 0 } satisfies Record<HealthCheck, 0>) as readonly HealthCheck[];
+
 /**
  * The check a config asks for: `tcp` with a quota, `https` with TLS, else `http`. Undefined when the
  * config is not known at synth time (a ConfigMap of the cluster).

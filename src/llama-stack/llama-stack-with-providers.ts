@@ -356,7 +356,7 @@ export class LlamaStackWithProviders extends Construct {
     const server = serverContainer(plan);
     const podVolumes = volumes(plan);
     // The user's volumes and mounts beside the construct's: what the API server would refuse, said now.
-    checkUserVolumes(props, podVolumes, server, problems);
+    checkUserVolumes(plan, podVolumes, server, problems);
     problems.throwIfAny(`LlamaStackWithProviders '${this.node.path}'`);
     const replicas = props.replicas ?? 1;
     const placement = podPlacement(selector, replicas, apiJson<ITopologySpreadConstraint[] | undefined>(props.topologySpreadConstraints));

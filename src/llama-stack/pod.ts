@@ -123,8 +123,9 @@ function extractsBaseConfig(plan: PodPlan): boolean {
 
 /**
  * The init containers in the order the kubelet must run them: the join of a CA bundle of several
- * keys, the inspection of the distribution's own packages, one installer per provider in spec order, then, when the merge runs in the pod, the
- * extraction of the distribution's config (only without a user config) and the merge.
+ * keys, the inspection of the distribution's own packages, one installer per provider in spec
+ * order, then, when the merge runs in the pod, the extraction of the distribution's config (only
+ * without a user config) and the merge.
  */
 export function initContainers(plan: PodPlan): IContainer[] {
   const image = { image: plan.image, imagePullPolicy: plan.imagePullPolicy };
@@ -401,26 +402,18 @@ function mergeContainer(plan: PodPlan): IContainer {
  * would find them: a volume name used twice, a mount of a volume the pod does not have, two mounts at
  * one path of the server container.
  */
-export function checkUserVolumes(
-  props: {
-    readonly volumes?: readonly { readonly name: string }[];
-    readonly volumeMounts?: readonly { readonly name: string; readonly mountPath: string }[];
-  },
-  podVolumes: readonly IVolume[],
-  server: IContainer,
-  problems: ProblemCollector,
-): void {
-  const own = podVolumes.length - (props.volumes?.length ?? 0);
-  const names = new Set(podVolumes.slice(0, own).map((v) => v.name));
-  props.volumes?.forEach((v, i) => {
+export function checkUserVolumes(plan: PodPlan, podVolumes: readonly IVolume[], server: IContainer, problems: ProblemCollector): void {
+  // The user's volumes and mounts come last (see volumes() and serverContainer()).
+  const names = new Set(podVolumes.slice(0, podVolumes.length - plan.extraVolumes.length).map((v) => v.name));
+  plan.extraVolumes.forEach((v, i) => {
     if (names.has(v.name)) {
       problems.add(`volumes[${i}].name`, `'${v.name}' is already a volume of the pod${Object.values(VOLUMES).includes(v.name as never) ? ' (the construct\'s own)' : ''}: give it another name.`);
     }
     names.add(v.name);
   });
   const mounts = server.volumeMounts ?? [];
-  const paths = new Set(mounts.slice(0, mounts.length - (props.volumeMounts?.length ?? 0)).map((m) => m.mountPath));
-  props.volumeMounts?.forEach((m, i) => {
+  const paths = new Set(mounts.slice(0, mounts.length - plan.extraVolumeMounts.length).map((m) => m.mountPath));
+  plan.extraVolumeMounts.forEach((m, i) => {
     if (!names.has(m.name)) {
       problems.add(`volumeMounts[${i}].name`, `'${m.name}' is not a volume of the pod: add it to volumes, or mount one of ${[...names].join(', ')}.`);
     }

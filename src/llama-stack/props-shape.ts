@@ -1,8 +1,12 @@
 import { DNS1123_LABEL, DNS1123_SUBDOMAIN, isQualifiedName, isRecord, ShapeChecker } from '../checks';
+import { HEALTH_CHECKS } from './health-check';
 import { EXTERNAL_PROVIDER_SECTIONS } from './release';
 
-/** A ConfigMap key as the operator's CRD accepts it for the CA bundle. */
-const CONFIG_MAP_KEY = /^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$/;
+/**
+ * A key of the CA bundle's ConfigMap as the operator's CRD accepts it (`Items:Pattern`, `MaxLength=253`):
+ * stricter than a ConfigMap key in general, which may start or end with `-`, `_` or `.`.
+ */
+const CA_BUNDLE_KEY = /^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$/;
 const SUBDOMAIN_HINT = 'a DNS-1123 subdomain (lower-case letters, digits, "-" and ".")';
 
 const PROPS = [
@@ -64,8 +68,8 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   check.string(p.serviceAccountName, 'serviceAccountName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
   check.boolean(p.automountServiceAccountToken, 'automountServiceAccountToken');
   check.boolean(p.operatorSelector, 'operatorSelector');
-  if (p.healthCheck !== undefined && !['http', 'https', 'tcp'].includes(p.healthCheck as string)) {
-    check.problems.add('healthCheck', `${JSON.stringify(p.healthCheck)} is not a health check: expected http, https or tcp.`);
+  if (p.healthCheck !== undefined && !(HEALTH_CHECKS as readonly unknown[]).includes(p.healthCheck)) {
+    check.problems.add('healthCheck', `${JSON.stringify(p.healthCheck)} is not a health check: expected ${HEALTH_CHECKS.slice(0, -1).join(', ')} or ${HEALTH_CHECKS.at(-1)}.`);
   }
   check.list(p.imagePullSecrets, 'imagePullSecrets')?.forEach((v, i) => check.string(v, `imagePullSecrets[${i}]`, { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT }));
   check.labelMap(p.nodeSelector, 'nodeSelector', 'label');
@@ -126,7 +130,7 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
     check.problems.add('caBundle.configMapKeys', `${keys.length} keys: at most 50 (the operator's limit).`);
   }
   keys?.forEach((v, i) => {
-    check.string(v, `caBundle.configMapKeys[${i}]`, { pattern: CONFIG_MAP_KEY, patternHint: 'a ConfigMap key (letters, digits, "-", "_" and ".", at most 253)' });
+    check.string(v, `caBundle.configMapKeys[${i}]`, { pattern: CA_BUNDLE_KEY, patternHint: 'a ConfigMap key (letters, digits, "-", "_" and ".", at most 253)' });
     if (keys.indexOf(v) !== i) check.problems.add(`caBundle.configMapKeys[${i}]`, `'${String(v)}' is listed twice.`);
   });
   check.boolean(p.preflight, 'preflight');

@@ -9,6 +9,11 @@ import { AutoscalingOptions, PodDisruptionBudgetOptions } from './options';
 // buildPodDisruptionBudgetSpec, configurePodScheduling). Its defaults key on `replicas` as written,
 // not on the autoscaler's bounds, and so do these.
 
+/** The autoscaler's fewest replicas, by the operator's rule: never fewer than `replicas` asked for, nor than 1. */
+export function autoscalerMinReplicas(replicas: number, autoscaling: AutoscalingOptions): number {
+  return Math.max(1, replicas, autoscaling.minReplicas ?? 1);
+}
+
 /** The HorizontalPodAutoscaler (`autoscaling/v2`) of the server's Deployment. */
 export function autoscalerSpec(deploymentName: string, replicas: number, autoscaling: AutoscalingOptions): IHorizontalPodAutoscalerSpec {
   const utilisation = (name: 'cpu' | 'memory', averageUtilization: number) =>
@@ -19,8 +24,7 @@ export function autoscalerSpec(deploymentName: string, replicas: number, autosca
   ];
   return {
     scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: deploymentName },
-    // The operator's rule: never fewer than the replicas asked for.
-    minReplicas: Math.max(1, replicas, autoscaling.minReplicas ?? 1),
+    minReplicas: autoscalerMinReplicas(replicas, autoscaling),
     maxReplicas: autoscaling.maxReplicas,
     metrics: metrics.length > 0 ? metrics : [utilisation('cpu', 80)],
   };

@@ -7,6 +7,7 @@ import type { LlamaStackWithProvidersProps } from './llama-stack-with-providers'
 import { checkPropsShape } from './props-shape';
 import { resolveProviderConfig, SecretEnvVar } from './provider-config';
 import { resolveRelease } from './release';
+import { autoscalerMinReplicas } from './scaling';
 import { mergeAtSynthTime, SynthTimeConfig } from './synth-time-merge';
 import { RunConfigError } from '../run-config/errors';
 import { providerIdProblem, providerKey } from '../run-config/provider-id';
@@ -131,7 +132,7 @@ function validateServer(props: LlamaStackWithProvidersProps, problems: ProblemCo
   }
   const autoscaling = props.autoscaling;
   if (autoscaling?.maxReplicas !== undefined) {
-    const fewest = Math.max(1, props.replicas ?? 1, autoscaling.minReplicas ?? 1);
+    const fewest = autoscalerMinReplicas(props.replicas ?? 1, autoscaling);
     if (fewest > autoscaling.maxReplicas) {
       problems.add('autoscaling.maxReplicas', `${autoscaling.maxReplicas} is fewer than the autoscaler's minimum, ${fewest} (the larger of replicas and autoscaling.minReplicas): raise maxReplicas, or lower them.`);
     }
