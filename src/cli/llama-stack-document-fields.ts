@@ -14,8 +14,8 @@ type Use =
   | 'rendered'
   /** Accepted and not rendered, without a word: written by the API server, not by the user. */
   | 'server-written'
-  /** A field of the operator this renderer does not translate: a warning names it (unless it holds `unless`, which loses nothing). */
-  | { readonly ignored: string; readonly unless?: unknown }
+  /** A field of the operator this renderer does not translate: a warning names it. */
+  | { readonly ignored: string }
   /** A field only an unmerged pull request of the operator added: a warning names the PR. */
   | { readonly onlyInPr: number };
 
@@ -29,7 +29,6 @@ interface Field {
 type Fields = Readonly<Record<string, Field>>;
 
 const rendered = (fields?: Fields, items?: Fields): Field => ({ use: 'rendered', fields, items });
-const notTranslated: Field = { use: { ignored: 'is not supported by this renderer and is ignored.' } };
 const onlyInPr = (pr: number): Field => ({ use: { onlyInPr: pr } });
 const serverWritten: Field = { use: 'server-written' };
 
@@ -52,16 +51,16 @@ export const LLAMA_STACK_DOCUMENT_FIELDS: Fields = {
     server: rendered({
       distribution: rendered({ name: rendered(), image: rendered() }),
       containerSpec: rendered({
-        name: { use: { ignored: 'is ignored: the server container is always named llama-stack.', unless: 'llama-stack' } },
+        name: rendered(),
         port: rendered(),
         resources: rendered(RESOURCE_REQUIREMENTS),
         env: rendered(undefined, { name: rendered(), value: rendered(), valueFrom: rendered() }),
-        command: { use: { ignored: 'is ignored: the server is started explicitly with the assembled config.' } },
-        args: { use: { ignored: 'is ignored: the server is started explicitly with the assembled config.' } },
+        command: rendered(),
+        args: rendered(),
         // llama-stack-k8s-operator PR #151 (closed, issue #150 open).
         envFrom: onlyInPr(151),
       }),
-      workers: notTranslated,
+      workers: rendered(),
       podOverrides: rendered({
         serviceAccountName: rendered(),
         terminationGracePeriodSeconds: rendered(),
@@ -123,7 +122,6 @@ function walk(value: Record<string, unknown>, fields: Fields, path: string, unkn
       continue;
     }
     if (typeof field.use === 'object') {
-      if ('ignored' in field.use && field.use.unless !== undefined && child === field.use.unless) continue;
       warn('ignored' in field.use
         ? `${at} ${field.use.ignored}`
         : `${at} exists only in pull request #${field.use.onlyInPr} of the llama-stack operator, which was not merged; it is not rendered and is ignored.`);

@@ -1,6 +1,5 @@
 import type { IProbe } from 'kubernetes-models/v1/Probe';
-import { isRecord } from '../checks';
-import { CONFIG_LIMITS, parseUntrustedYaml } from '../run-config/safe-yaml';
+import { serverSectionOf } from './server-process';
 
 /**
  * How the kubelet checks the server:
@@ -21,9 +20,8 @@ export const HEALTH_CHECKS = Object.keys({ http: 0, https: 0, tcp: 0 } satisfies
  * config is not known at synth time (a ConfigMap of the cluster).
  */
 export function healthCheckOf(configText: string | undefined): HealthCheck | undefined {
-  if (configText === undefined) return undefined;
-  const config = parseUntrustedYaml(configText, CONFIG_LIMITS, { source: 'the server config', resolution: '' }).value;
-  const server = isRecord(config) && isRecord(config.server) ? config.server : {};
+  const server = serverSectionOf(configText);
+  if (server === undefined) return undefined;
   if (server.quota !== undefined && server.quota !== null) return 'tcp';
   if (typeof server.tls_certfile === 'string' && server.tls_certfile !== '') return 'https';
   return 'http';

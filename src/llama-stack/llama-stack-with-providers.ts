@@ -20,6 +20,7 @@ import { AutoscalingOptions, CaBundleOptions, NetworkOptions, PodDisruptionBudge
 import { checkUserVolumes, initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, volumes, VOLUMES } from './pod';
 import { autoscalerSpec, disruptionBudgetSpec, podPlacement } from './scaling';
 import { initScripts } from './scripts';
+import { serverResources } from './server-process';
 import { MAX_NAME_LENGTH, validateProps } from './validate';
 
 /** Props of {@link LlamaStackWithProviders}. */
@@ -72,9 +73,37 @@ export interface LlamaStackWithProvidersProps {
   readonly env?: k8s.EnvVar[];
   /**
    * Resources of the server container.
-   * @default - requests of 500m CPU and 1Gi memory, no limits
+   * @default - requests of 500m CPU and 1Gi memory, no limits; with `workers`, as the operator sets
+   * them: requests of one CPU per worker and 1Gi memory, and limits equal to the requests
    */
   readonly resources?: ResourceRequirements;
+  /**
+   * Uvicorn worker processes of the server (the operator's `server.workers`), from llama-stack 0.3:
+   * the server starts as the operator starts it, `uvicorn llama_stack.core.server.server:create_app
+   * --factory --workers <n>`, and `resources` default to the operator's (one CPU per worker). That
+   * start does not read the config's `server.tls_*` or `server.workers`: for TLS, set
+   * `server.workers` in the config instead.
+   * @default - one server process, `llama stack run` (the config's `server.workers` apply)
+   */
+  readonly workers?: number;
+  /**
+   * Name of the server container (the operator's `containerSpec.name`).
+   * @default 'llama-stack'
+   */
+  readonly containerName?: string;
+  /**
+   * The server container's command (the operator's `containerSpec.command`), replacing how the
+   * construct starts the server: `LLAMA_STACK_CONFIG` names the config it prepared, and the
+   * providers' preflight check does not run.
+   * @default - the server is started with the prepared config (through opentelemetry-instrument when an `OTEL_*` variable is set)
+   */
+  readonly command?: string[];
+  /**
+   * The server container's args (the operator's `containerSpec.args`): arguments of the server
+   * command (`llama stack run <config>`, or the uvicorn command with `workers`), or of `command`.
+   * @default - none
+   */
+  readonly args?: string[];
   /**
    * Resources of each init container (installers, extraction, merge).
    * @default - requests of 100m CPU and 256Mi memory, no limits
@@ -342,8 +371,12 @@ export class LlamaStackWithProviders extends Construct {
       caBundle: props.caBundle,
       extraVolumes: apiJson<IVolume[]>(props.volumes ?? []),
       extraVolumeMounts: apiJson<IVolumeMount[]>(props.volumeMounts ?? []),
-      resources: props.resources ?? { requests: { cpu: '500m', memory: '1Gi' } },
+      resources: serverResources(props.resources, props.workers),
       initResources: props.initContainerResources ?? { requests: { cpu: '100m', memory: '256Mi' } },
+      containerName: props.containerName ?? 'llama-stack',
+      workers: props.workers,
+      command: props.command,
+      args: props.args,
     };
 
     // The pods' own identity, as the operator gives each server one: permissions granted to it
@@ -357,6 +390,9 @@ export class LlamaStackWithProviders extends Construct {
     const podVolumes = volumes(plan);
     // The user's volumes and mounts beside the construct's: what the API server would refuse, said now.
     checkUserVolumes(plan, podVolumes, server, problems);
+    if (init.some((c) => c.name === server.name)) {
+      problems.add('containerName', `'${server.name}' is the name of one of the pod's init containers: choose another name.`);
+    }
     problems.throwIfAny(`LlamaStackWithProviders '${this.node.path}'`);
     const replicas = props.replicas ?? 1;
     const placement = podPlacement(selector, replicas, apiJson<ITopologySpreadConstraint[] | undefined>(props.topologySpreadConstraints));

@@ -17,7 +17,7 @@ import {
   SCRIPTS_DIR,
   USER_CONFIG_DIR,
 } from './paths';
-import { SCRIPT_FILES } from './scripts';
+import { initScripts, SCRIPT_FILES } from './scripts';
 import { ValidatedProvider } from './validate';
 import { ProblemCollector } from '../errors';
 import { providerKey } from '../run-config/provider-id';
@@ -83,6 +83,14 @@ export interface PodPlan {
   readonly extraVolumeMounts: readonly IVolumeMount[];
   readonly resources: ResourceRequirements;
   readonly initResources: ResourceRequirements;
+  /** The server container's name. */
+  readonly containerName: string;
+  /** Uvicorn worker processes of the server, when set. */
+  readonly workers?: number;
+  /** The user's command, replacing how the construct starts the server. */
+  readonly command?: readonly string[];
+  /** The user's args: to the server command (or to the user's command). */
+  readonly args?: readonly string[];
 }
 
 /** The container-level security context: the restricted profile, or nothing when relaxed. */
@@ -188,7 +196,7 @@ export function serverContainer(plan: PodPlan): IContainer {
   } else if (plan.configMap) {
     mounts.push({ name: VOLUMES.userConfig, mountPath: USER_CONFIG_DIR, readOnly: true });
   }
-  const preflight = plan.preflight && plan.providers.length > 0;
+  const preflight = runsPreflight(plan);
   if (preflight) {
     mounts.push({ name: VOLUMES.scripts, mountPath: SCRIPTS_DIR, readOnly: true });
   }
@@ -198,15 +206,11 @@ export function serverContainer(plan: PodPlan): IContainer {
   mounts.push({ name: VOLUMES.storage, mountPath: plan.storageMountPath }, ...plan.extraVolumeMounts);
   const probe = (periodSeconds: number, failureThreshold: number) => serverProbe(plan.healthCheck, periodSeconds, failureThreshold);
   return {
-    name: 'llama-stack',
+    name: plan.containerName,
     image: plan.image,
     imagePullPolicy: plan.imagePullPolicy,
-    // Started explicitly with the config we prepared: an image entrypoint would load its own
-    // built-in config and silently ignore the merged one (the bug of operator PR #240).
-    // With providers, preflight checks them first (start-server.sh), then runs the same command.
-    command: preflight
-      ? ['/bin/sh', `${SCRIPTS_DIR}/${SCRIPT_FILES.startServer}`]
-      : configPath ? ['llama', 'stack', 'run', configPath] : undefined,
+    command: serverCommand(plan, configPath, preflight),
+    args: plan.args && [...plan.args],
     env: [...serverEnv(plan, configPath), ...(preflight ? [{ name: 'EXTERNAL_PROVIDERS_DIR', value: EXTERNAL_PROVIDERS_DIR }] : [])],
     ports: [{ name: 'http', containerPort: plan.port, protocol: 'TCP' }],
     // Generous start-up: providers and models may take minutes to initialise.
@@ -218,6 +222,27 @@ export function serverContainer(plan: PodPlan): IContainer {
     volumeMounts: mounts,
     terminationMessagePolicy: 'FallbackToLogsOnError',
   };
+}
+
+/** True when the server container checks the providers before the server starts (start-server.sh). */
+function runsPreflight(plan: PodPlan): boolean {
+  return plan.preflight && plan.providers.length > 0 && plan.command === undefined;
+}
+
+/**
+ * How the server starts. The user's command when given. Otherwise explicitly with the config we
+ * prepared, through launch-server.sh: an image entrypoint would load its own built-in config and
+ * silently ignore the merged one (the bug of operator PR #240); the script keeps what the entrypoint
+ * adds (OpenTelemetry) and starts `workers`. With providers, preflight checks them first
+ * (start-server.sh, which then runs launch-server.sh). With neither a config of ours nor workers, the
+ * image's entrypoint starts its own config.
+ */
+function serverCommand(plan: PodPlan, configPath: string | undefined, preflight: boolean): string[] | undefined {
+  if (plan.command !== undefined) return [...plan.command];
+  if (preflight) return ['/bin/sh', `${SCRIPTS_DIR}/${SCRIPT_FILES.startServer}`];
+  if (configPath === undefined && plan.workers === undefined) return undefined;
+  // The script's text is the command (no ConfigMap of scripts without providers); `$0` names it in its messages.
+  return ['/bin/sh', '-c', initScripts()[SCRIPT_FILES.launchServer], 'launch-server'];
 }
 
 /**
@@ -233,6 +258,8 @@ function serverEnv(plan: PodPlan, configPath: string | undefined): IEnvVar[] {
     { name: 'HOME', value: plan.storageMountPath },
     { name: 'LLAMA_STACK_CONFIG_DIR', value: plan.storageMountPath },
     { name: 'HF_HOME', value: plan.storageMountPath },
+    // The operator's variable, read by launch-server.sh.
+    ...(plan.workers !== undefined ? [{ name: 'LLS_WORKERS', value: String(plan.workers) }] : []),
     // The operator's variable: OpenSSL, and so Python's ssl and httpx, read the trust store from it.
     ...(plan.caBundle ? [{ name: 'SSL_CERT_FILE', value: caBundleFile(plan.caBundle) }] : []),
   ];

@@ -15,7 +15,7 @@ const PROPS = [
   'serviceAccountName', 'automountServiceAccountToken', 'imagePullSecrets', 'nodeSelector', 'tolerations',
   'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'llamaStackVersion', 'network',
   'autoscaling', 'podDisruptionBudget', 'topologySpreadConstraints', 'volumes', 'volumeMounts', 'terminationGracePeriodSeconds',
-  'caBundle', 'operatorSelector', 'healthCheck',
+  'caBundle', 'operatorSelector', 'healthCheck', 'workers', 'containerName', 'command', 'args',
 ];
 /** The fields of a pod volume: `name` and the sources of the Kubernetes releases supported (`image` from 1.31). */
 const VOLUME_FIELDS = [
@@ -51,6 +51,11 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   checkEnv(p.env, check);
   checkResources(p.resources, 'resources', check);
   checkResources(p.initContainerResources, 'initContainerResources', check);
+  check.integer(p.workers, 'workers', Number.MIN_SAFE_INTEGER);
+  check.string(p.containerName, 'containerName', { pattern: DNS1123_LABEL, patternHint: 'a container name (a DNS-1123 label)' });
+  for (const field of ['command', 'args'] as const) {
+    check.list(p[field], field)?.forEach((v, i) => check.string(v, `${field}[${i}]`, { allowEmpty: field === 'args' }));
+  }
   const user = check.object(p.userConfig, 'userConfig', ['configMapName', 'configMapKey', 'config']);
   check.string(user?.configMapName, 'userConfig.configMapName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
   check.string(user?.configMapKey, 'userConfig.configMapKey');

@@ -8,6 +8,7 @@ import { checkPropsShape } from './props-shape';
 import { resolveProviderConfig, SecretEnvVar } from './provider-config';
 import { resolveRelease } from './release';
 import { autoscalerMinReplicas } from './scaling';
+import { checkWorkers } from './server-process';
 import { mergeAtSynthTime, SynthTimeConfig } from './synth-time-merge';
 import { RunConfigError } from '../run-config/errors';
 import { providerIdProblem, providerKey } from '../run-config/provider-id';
@@ -64,11 +65,18 @@ export function validateProps(
   validateName(props.name, name, problems);
   validateServer(props, problems);
   const inlineConfigText = validateUserConfig(props, problems);
+  checkWorkers(props.workers, release?.version, inlineConfigText, problems);
   const providers = validateProviders(props, release, problems, warn);
   const synthTimeConfig = problems.problems.length === 0
     ? mergeAtSynthTime(providers, inlineConfigText, configFileName, release!.version, problems)
     : undefined;
   synthTimeConfig?.warnings.forEach(warn);
+  if (props.command?.length === 0) {
+    problems.add('command', 'is an empty list: give the command and its arguments, or remove command to have the construct start the server.');
+  }
+  if (props.command !== undefined && providers.length > 0 && (props.preflight ?? true)) {
+    warn('command replaces how the server starts: the external providers\' preflight check does not run, and the command must start the server with the config LLAMA_STACK_CONFIG names.');
+  }
   if (props.storage && !props.storage.ephemeral && !props.storage.existingClaimName && (props.replicas ?? 1) > 1) {
     warn(`storage: a ReadWriteOnce claim is shared by ${props.replicas} replicas; they can only run on one node. Use storage.existingClaimName with a ReadWriteMany claim, or storage.ephemeral.`);
   }

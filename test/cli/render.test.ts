@@ -4,6 +4,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { parseAllDocuments } from 'yaml';
 import { cli } from './run';
+import { LAUNCH_SERVER } from '../llama-stack/helpers';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
 const kinds = (yaml: string) => parseAllDocuments(yaml).map((d) => `${d.get('kind')}/${d.get('metadata' as any)?.get?.('name')}`);
@@ -36,7 +37,8 @@ describe('kube-inference render', () => {
     // YAML numbers in quantities become Kubernetes quantity strings.
     expect(a.spec.template.spec.containers[0].resources).toEqual({ requests: { cpu: '1', memory: '2Gi' } });
     const b = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === 'team-b');
-    expect(b.spec.template.spec.containers[0].command).toEqual(['llama', 'stack', 'run', '/etc/llama-stack/config.yaml']);
+    expect(b.spec.template.spec.containers[0].command).toEqual(LAUNCH_SERVER);
+    expect(b.spec.template.spec.containers[0].env).toContainEqual({ name: 'LLAMA_STACK_CONFIG', value: '/etc/llama-stack/config.yaml' });
   });
 
   test('reads standard input with - and renders the same bytes as from the file', async () => {
@@ -117,10 +119,10 @@ describe('kube-inference render', () => {
   });
 
   test('operator fields it cannot translate are warnings on stderr, not silent drops', async () => {
-    const text = readFileSync(FIXTURE, 'utf8').replace('    userConfig:', '    workers: 4\n    userConfig:');
+    const text = readFileSync(FIXTURE, 'utf8').replace('    userConfig:', '    envFromExternalConfigMaps: [{name: a, namespace: ai}]\n    userConfig:');
     const r = await cli(['render', '-'], { stdin: text });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('warning: <stdin> document 2 (LlamaStackDistribution "team-b"): spec.server.workers is not supported by this renderer and is ignored.\n');
+    expect(r.stderr).toBe('warning: <stdin> document 2 (LlamaStackDistribution "team-b"): spec.server.envFromExternalConfigMaps exists only in pull request #166 of the llama-stack operator, which was not merged; it is not rendered and is ignored.\n');
   });
 
   // Every key of a document is the operator's (rendered, or warned about), one render adds, or refused.
@@ -142,21 +144,20 @@ describe('kube-inference render', () => {
       expect(r.stderr).toContain(`  - ${message}`);
     });
 
-    test('operator fields it does not translate are each named in a warning (and podOverrides is rendered); the default container name is not', async () => {
+    test('operator fields it does not translate are each named in a warning; the rest is rendered', async () => {
       const r = await cli(['render', '-'], {
         stdin: doc([
           '  server:',
           '    distribution: {name: starter}',
           '    workers: 2',
           '    envFromExternalConfigMaps: [{name: a, namespace: ai}]',
-          '    containerSpec: {name: llama-stack, envFrom: [], resources: {requests: {cpu: 1}, claims: [{name: gpu}]}}',
+          '    containerSpec: {name: server, command: [my-server], args: [--verbose], envFrom: [], resources: {requests: {cpu: 1}, claims: [{name: gpu}]}}',
           '    podOverrides: {serviceAccountName: sa, terminationGracePeriodSeconds: 30, volumes: [{name: certs, emptyDir: {}}], volumeMounts: [{name: certs, mountPath: /certs}]}',
         ].join('\n')),
       });
       expect(r.code).toBe(0);
       const warned = r.stderr.split('\n').filter(Boolean).map((l) => l.replace('warning: <stdin> document 1 (LlamaStackDistribution "a"): ', ''));
       expect(warned).toEqual([
-        'spec.server.workers is not supported by this renderer and is ignored.',
         'spec.server.envFromExternalConfigMaps exists only in pull request #166 of the llama-stack operator, which was not merged; it is not rendered and is ignored.',
         'spec.server.containerSpec.envFrom exists only in pull request #151 of the llama-stack operator, which was not merged; it is not rendered and is ignored.',
         'spec.server.containerSpec.resources.claims is not supported by this renderer and is ignored (dynamic resource claims need the pod\'s resourceClaims).',
@@ -164,6 +165,10 @@ describe('kube-inference render', () => {
       expect(r.stdout).toContain('serviceAccountName: sa');
       const pod = parseAllDocuments(r.stdout).map((d) => d.toJS()).find((o) => o.kind === 'Deployment').spec.template.spec;
       expect(pod.terminationGracePeriodSeconds).toBe(30);
+      expect(pod.containers[0]).toMatchObject({ name: 'server', command: ['my-server'], args: ['--verbose'] });
+      expect(pod.containers[0].env).toContainEqual({ name: 'LLS_WORKERS', value: '2' });
+      // The operator's resource defaults with workers: the CPU given, 1Gi memory, limits equal to the requests.
+      expect(pod.containers[0].resources).toEqual({ requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } });
       expect(pod.volumes).toContainEqual({ name: 'certs', emptyDir: {} });
       expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'certs', mountPath: '/certs' });
     });

@@ -1,3 +1,5 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { Testing } from 'cdk8s';
 import { LlamaStackWithProviders, LlamaStackWithProvidersProps } from '../../src';
 
@@ -7,6 +9,12 @@ export function render(props: LlamaStackWithProvidersProps): any[] {
   new LlamaStackWithProviders(chart, 'stack', { name: 'stack', ...props });
   return Testing.synth(chart);
 }
+
+/**
+ * The server container's command when the construct starts the server without providers' preflight:
+ * launch-server.sh's text run by /bin/sh (the config comes from LLAMA_STACK_CONFIG).
+ */
+export const LAUNCH_SERVER = ['/bin/sh', '-c', readFileSync(join(__dirname, '..', '..', 'src', 'llama-stack', 'scripts', 'launch-server.sh'), 'utf8'), 'launch-server'];
 
 /** The first manifest of a kind. */
 export function find(manifests: any[], kind: string): any {

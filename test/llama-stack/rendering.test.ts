@@ -1,6 +1,7 @@
 import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
-import { errorOf, find, podSpec, render, THREE_PROVIDERS } from './helpers';
-import { ConfigValue } from '../../src';
+import { errorOf, find, LAUNCH_SERVER, podSpec, render, THREE_PROVIDERS } from './helpers';
+import { Testing } from 'cdk8s';
+import { ConfigValue, LlamaStackWithProviders, LlamaStackWithProvidersProps, warningsOf } from '../../src';
 
 describe('LlamaStackWithProviders without external providers', () => {
   const manifests = render({ distribution: { name: 'starter' } });
@@ -57,7 +58,7 @@ describe('LlamaStackWithProviders with a user config', () => {
     expect(cm.metadata.name).toBe('stack-config');
     expect(cm.data['config.yaml']).toBe('version: 2\napis:\n- inference\n');
     const pod = podSpec(manifests);
-    expect(pod.containers[0].command).toEqual(['llama', 'stack', 'run', '/etc/llama-stack/config.yaml']);
+    expect(pod.containers[0].command).toEqual(LAUNCH_SERVER);
     expect(pod.containers[0].env).toContainEqual({ name: 'LLAMA_STACK_CONFIG', value: '/etc/llama-stack/config.yaml' });
     expect(pod.volumes).toContainEqual({ name: 'user-config', configMap: { name: 'stack-config' } });
     expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'user-config', mountPath: '/etc/llama-stack', readOnly: true });
@@ -78,7 +79,8 @@ describe('LlamaStackWithProviders with a user config', () => {
     expect(manifests.map((m) => m.kind)).toEqual(['ServiceAccount', 'Deployment', 'Service']);
     // As the operator mounts it: files beside the config (certificates, templates) are reachable.
     expect(podSpec(manifests).volumes).toContainEqual({ name: 'user-config', configMap: { name: 'my-config' } });
-    expect(podSpec(manifests).containers[0].command).toEqual(['llama', 'stack', 'run', '/etc/llama-stack/run.yaml']);
+    expect(podSpec(manifests).containers[0].command).toEqual(LAUNCH_SERVER);
+    expect(podSpec(manifests).containers[0].env).toContainEqual({ name: 'LLAMA_STACK_CONFIG', value: '/etc/llama-stack/run.yaml' });
   });
 
   test('with providers, the merge reads the ConfigMap\'s key and writes the release\'s config file name', () => {
@@ -140,7 +142,7 @@ describe('LlamaStackWithProviders with external providers', () => {
     expect(cm.metadata.name).toBe('stack-init-scripts');
     expect(Object.keys(cm.data).sort()).toEqual([
       'extract-distribution-config.py', 'extract-distribution-config.sh', 'find-server-python.sh', 'inspect-distribution.py', 'inspect-distribution.sh',
-      'install-provider.py', 'install-provider.sh', 'preflight.py', 'provider_loader.py', 'provider_packages.py', 'start-server.sh',
+      'install-provider.py', 'install-provider.sh', 'launch-server.sh', 'preflight.py', 'provider_loader.py', 'provider_packages.py', 'start-server.sh',
     ]);
     expect(byName('inspect-distribution').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/inspect-distribution.sh']);
     expect(byName('install-provider-ollama').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/install-provider.sh']);
@@ -153,12 +155,14 @@ describe('LlamaStackWithProviders with external providers', () => {
     expect(server.command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/start-server.sh']);
     expect(server.env).toContainEqual({ name: 'LLAMA_STACK_CONFIG', value: '/opt/llama-stack/config/config.yaml' });
     expect(server.env).toContainEqual({ name: 'EXTERNAL_PROVIDERS_DIR', value: '/opt/llama-stack/external-providers' });
-    expect(find(manifests, 'ConfigMap').data['start-server.sh']).toContain('exec llama stack run "$LLAMA_STACK_CONFIG"');
+    expect(find(manifests, 'ConfigMap').data['start-server.sh']).toContain('exec /bin/sh "$(dirname "$0")/launch-server.sh" "$@"');
+    expect(find(manifests, 'ConfigMap').data['launch-server.sh']).toBe(LAUNCH_SERVER[2]);
   });
 
-  test('without preflight the server is started with llama stack run directly', () => {
+  test('without preflight the server is started directly, with the merged config', () => {
     const plain = podSpec(render({ ...THREE_PROVIDERS, preflight: false })).containers[0];
-    expect(plain.command).toEqual(['llama', 'stack', 'run', '/opt/llama-stack/config/config.yaml']);
+    expect(plain.command).toEqual(LAUNCH_SERVER);
+    expect(plain.env).toContainEqual({ name: 'LLAMA_STACK_CONFIG', value: '/opt/llama-stack/config/config.yaml' });
     expect(plain.volumeMounts.map((m: any) => m.name)).not.toContain('init-scripts');
   });
 
@@ -498,4 +502,49 @@ describe('replicas, autoscaling and disruption', () => {
 
 test('rendering twice yields identical output', () => {
   expect(JSON.stringify(render(THREE_PROVIDERS))).toBe(JSON.stringify(render(THREE_PROVIDERS)));
+});
+
+describe('LlamaStackWithProviders: how the server starts', () => {
+  const server = (props: Partial<LlamaStackWithProvidersProps>) => podSpec(render({ distribution: { name: 'starter' }, ...props })).containers[0];
+
+  test('workers: LLS_WORKERS for launch-server.sh, with the operator\'s resource defaults', () => {
+    const s = server({ workers: 3 });
+    expect(s.command).toEqual(LAUNCH_SERVER); // also with the image's own config: the script starts the workers
+    expect(s.env).toContainEqual({ name: 'LLS_WORKERS', value: '3' });
+    expect(s.resources).toEqual({ requests: { cpu: '3', memory: '1Gi' }, limits: { cpu: '3', memory: '1Gi' } });
+    // What is given is kept; only what is missing is defaulted.
+    expect(server({ workers: 2, resources: { requests: { memory: '4Gi' }, limits: { cpu: '4' } } }).resources)
+      .toEqual({ requests: { cpu: '2', memory: '4Gi' }, limits: { cpu: '4', memory: '4Gi' } });
+    expect(server({}).resources).toEqual({ requests: { cpu: '500m', memory: '1Gi' } });
+    expect(server({}).command).toBeUndefined(); // the image's entrypoint, with its own config
+  });
+
+  test('workers that cannot start are refused, naming why', () => {
+    expect(errorOf({ distribution: { name: 'starter' }, workers: 0 })).toContain('workers: 0 is not a worker count: expected a whole number ≥ 1.');
+    expect(errorOf({ distribution: { name: 'starter' }, llamaStackVersion: '0.2', workers: 2 }))
+      .toContain('workers: llama-stack 0.2 cannot start uvicorn workers');
+    expect(errorOf({ distribution: { name: 'starter' }, workers: 2, userConfig: { config: { version: 2, server: { tls_certfile: '/certs/tls.crt' } } } }))
+      .toContain('would not read server.tls_certfile of the config and would serve plain HTTP');
+    expect(errorOf({ distribution: { name: 'starter' }, workers: 2, userConfig: { config: { version: 2, server: { workers: 4 } } } }))
+      .toContain('the config sets server.workers to 4');
+  });
+
+  test('containerName, command and args, as the operator\'s containerSpec', () => {
+    const s = server({ containerName: 'server', command: ['python', '-m', 'my.server'], args: ['--config', '$(LLAMA_STACK_CONFIG)'] });
+    expect(s).toMatchObject({ name: 'server', command: ['python', '-m', 'my.server'], args: ['--config', '$(LLAMA_STACK_CONFIG)'] });
+    // args alone go to the server command the construct starts.
+    expect(server({ args: ['--port', '9000'], userConfig: { configMapName: 'c' } })).toMatchObject({ command: LAUNCH_SERVER, args: ['--port', '9000'] });
+    expect(errorOf({ ...THREE_PROVIDERS, containerName: 'merge-config' })).toContain('containerName: \'merge-config\' is the name of one of the pod\'s init containers');
+    expect(errorOf({ distribution: { name: 'starter' }, containerName: 'Server_1' })).toContain('containerName: "Server_1" is not a container name (a DNS-1123 label)');
+    expect(errorOf({ distribution: { name: 'starter' }, command: [] })).toContain('command: is an empty list');
+  });
+
+  test('a command of the user\'s with providers: no preflight, and a warning says so', () => {
+    const chart = Testing.chart();
+    new LlamaStackWithProviders(chart, 'stack', { name: 'stack', ...THREE_PROVIDERS, command: ['my-server'] });
+    const s = Testing.synth(chart).find((m) => m.kind === 'Deployment').spec.template.spec.containers[0];
+    expect(s.command).toEqual(['my-server']);
+    expect(s.env.map((e: any) => e.name)).not.toContain('EXTERNAL_PROVIDERS_DIR');
+    expect(warningsOf(chart)).toEqual([expect.stringContaining('command replaces how the server starts: the external providers\' preflight check does not run')]);
+  });
 });

@@ -93,8 +93,8 @@ describe('validation at synth time', () => {
   });
 
   test('the config file name follows the release', () => {
-    const key = (props: any) => find(render({ ...props, userConfig: { configMapName: 'cfg' } }), 'Deployment').spec.template.spec.containers[0].command[3]
-      .replace('/etc/llama-stack/', '');
+    const key = (props: any) => find(render({ ...props, userConfig: { configMapName: 'cfg' } }), 'Deployment').spec.template.spec.containers[0].env
+      .find((e: any) => e.name === 'LLAMA_STACK_CONFIG').value.replace('/etc/llama-stack/', '');
     expect(key({ distribution: { name: 'starter' } })).toBe('config.yaml');
     expect(key({ distribution: { name: 'starter' }, llamaStackVersion: '0.3' })).toBe('run.yaml');
     expect(key({ distribution: { image: 'docker.io/llamastack/distribution-starter:0.2.23' } })).toBe('run.yaml');

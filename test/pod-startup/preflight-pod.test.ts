@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import { describeWithLlamaStack, freePort, renderStack, Scenario } from './helpers';
 import { elfHeader, FOREIGN_ELF_MACHINE } from './native';
+import { LAUNCH_SERVER } from '../llama-stack/helpers';
 import { buildSyntheticWheel, providerMetadata, providerPackage } from '../sandbox/wheels';
 
 describeWithLlamaStack('preflight in the pod, before the real server', {}, () => {
@@ -83,7 +84,7 @@ describeWithLlamaStack('preflight in the pod, before the real server', {}, () =>
       externalProviders: { safety: [{ providerId: 'broken-import', image: ref }] },
     }), { serve: {} });
     const server = pod.container('llama-stack');
-    expect(server.argv).toEqual(['llama', 'stack', 'run', '/opt/llama-stack/config/config.yaml']);
+    expect(server.argv).toEqual(LAUNCH_SERVER);
     expect(pod.phase).toBe('Failed');
     expect(server.reason).toBe('Error');
     expect(server.logs).not.toContain('Preflight');

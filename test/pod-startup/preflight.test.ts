@@ -332,15 +332,17 @@ describe('start-server.sh', () => {
     fs.mkdirSync(path.join(dir, 'bin'));
     fs.mkdirSync(path.join(dir, 'scripts'));
     fs.copyFileSync(START_SERVER, path.join(dir, 'scripts', 'start-server.sh'));
-    fs.copyFileSync(path.join(path.dirname(START_SERVER), 'find-server-python.sh'), path.join(dir, 'scripts', 'find-server-python.sh'));
+    for (const script of ['find-server-python.sh', 'launch-server.sh']) {
+      fs.copyFileSync(path.join(path.dirname(START_SERVER), script), path.join(dir, 'scripts', script));
+    }
     // A preflight that reports which interpreter ran it, and fails on demand.
     fs.writeFileSync(path.join(dir, 'scripts', 'preflight.py'), 'import os, sys\nprint("preflight by", sys.executable)\nsys.exit(int(os.environ.get("FAIL", "0")))\n');
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const start = (llamaShebang: string, env: Record<string, string>) => {
+  const start = (llamaShebang: string, env: Record<string, string>, args: string[] = []) => {
     fs.writeFileSync(path.join(dir, 'bin', 'llama'), `${llamaShebang}\nimport sys\nprint("llama", *sys.argv[1:])\n`, { mode: 0o755 });
-    return spawnSync('/bin/sh', [path.join(dir, 'scripts', 'start-server.sh')], {
+    return spawnSync('/bin/sh', [path.join(dir, 'scripts', 'start-server.sh'), ...args], {
       encoding: 'utf8', env: { PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`, ...env },
     });
   };
@@ -351,6 +353,11 @@ describe('start-server.sh', () => {
     expect(abs.stdout).toBe(`preflight by ${hostPython().executable}\nllama stack run /opt/llama-stack/config/config.yaml\n`);
     const env = start('#!/usr/bin/env python3', { LLAMA_STACK_CONFIG: '/c.yaml' });
     expect(env.stdout).toMatch(/^preflight by \S*python3\S*\nllama stack run \/c\.yaml\n$/);
+  });
+
+  test('passes its arguments (the container\'s args) on to the server command', () => {
+    const r = start(`#!${hostPython().executable}`, { LLAMA_STACK_CONFIG: '/c.yaml' }, ['--port', '9000']);
+    expect(r.stdout).toBe(`preflight by ${hostPython().executable}\nllama stack run /c.yaml --port 9000\n`);
   });
 
   test('a failed preflight stops the container before the server starts', () => {

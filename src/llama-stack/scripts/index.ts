@@ -12,6 +12,7 @@ export const SCRIPT_FILES = {
   extractDistributionConfig: 'extract-distribution-config.sh',
   extractDistributionConfigPython: 'extract-distribution-config.py',
   startServer: 'start-server.sh',
+  launchServer: 'launch-server.sh',
   preflight: 'preflight.py',
   providerLoader: 'provider_loader.py',
 } as const;

@@ -5,8 +5,9 @@
 # 1. Runs preflight.py (beside this script, from the init-scripts ConfigMap) with the Python interpreter
 #    of the `llama` command itself, so the check imports exactly what the server will import; a failed
 #    check stops the container with the reason in its log (terminationMessagePolicy FallbackToLogsOnError).
-# 2. Replaces itself with `llama stack run "$LLAMA_STACK_CONFIG"`: the server is PID 1's successor and
-#    receives the pod's signals directly.
+# 2. Replaces itself with launch-server.sh (beside it), which starts the server as the image's entrypoint
+#    would (OpenTelemetry, workers); the server is PID 1's successor and receives the pod's signals
+#    directly. Its arguments (the container's args) are passed on.
 #
 # Values come from the environment, never from this text: LLAMA_STACK_CONFIG (the merged config),
 # EXTERNAL_PROVIDERS_DIR (the shared volume), PYTHONPATH (provider packages first).
@@ -17,9 +18,12 @@ if [ -z "${LLAMA_STACK_CONFIG:-}" ]; then
   exit 1
 fi
 
-# The interpreter of the `llama` console script (sets server_python; exits with the reason when none).
-. "$(dirname "$0")/find-server-python.sh"
+# In a subshell: find-server-python.sh (which sets server_python, the interpreter of the `llama`
+# console script, or exits with the reason) sets the positional parameters, and "$@" (the container's
+# args) must reach the server.
+(
+  . "$(dirname "$0")/find-server-python.sh"
+  "$server_python" "$(dirname "$0")/preflight.py"
+)
 
-"$server_python" "$(dirname "$0")/preflight.py"
-
-exec llama stack run "$LLAMA_STACK_CONFIG"
+exec /bin/sh "$(dirname "$0")/launch-server.sh" "$@"

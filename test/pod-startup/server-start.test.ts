@@ -1,0 +1,55 @@
+/**
+ * How the server container starts the real llama-stack 0.7.3 server in a sandbox: `workers` start
+ * uvicorn worker processes as the llama-stack operator does, and `OTEL_*` variables run the server
+ * through `opentelemetry-instrument`, as upstream's image entrypoint does (both through
+ * launch-server.sh; test/llama-stack/launch-server.test.ts checks its choices with stand-ins).
+ */
+import * as fs from 'node:fs';
+import { describeWithLlamaStack, env, freePort, renderStack, Scenario } from './helpers';
+
+describeWithLlamaStack('Starting the server (llama-stack 0.7.3)', {}, () => {
+  let s: Scenario;
+  beforeAll(() => {
+    s = new Scenario('server-start');
+    s.distribution();
+  });
+  afterAll(() => s.dispose());
+
+  const config = () => fs.readFileSync(env().starterConfig, 'utf8');
+
+  test('workers: uvicorn starts that many server processes, each serving the config', async () => {
+    const port = await freePort();
+    const manifests = renderStack({ port, workers: 2, userConfig: { config: config() } });
+    const pod = await s.run(manifests, { serve: {} });
+    if (pod.phase !== 'Running') throw new Error(`the server did not come up:\n${pod.describe()}`);
+    for (let i = 0; i < 4; i++) expect((await pod.server!.request('GET', '/v1/health')).body).toEqual({ status: 'OK' });
+    await pod.stop();
+    const logs = pod.container('llama-stack').logs;
+    // uvicorn's supervisor, then one "Started server process" per worker.
+    expect(logs).toContain('Started parent process');
+    expect(logs.match(/Started server process \[\d+\]/g)).toHaveLength(2);
+  });
+
+  test('OTEL_* set: the server runs under opentelemetry-instrument, which reads the variables', async () => {
+    const port = await freePort();
+    // An exporter no package provides: opentelemetry-instrument's configurator names it in its error
+    // (and the server starts regardless), which shows the variables reached the real wrapper.
+    const manifests = renderStack({
+      port,
+      userConfig: { config: config() },
+      env: [{ name: 'OTEL_SERVICE_NAME', value: 'kic-llama-stack' }, { name: 'OTEL_TRACES_EXPORTER', value: 'kic_probe_exporter' }],
+    });
+    const pod = await s.run(manifests, { serve: {} });
+    if (pod.phase !== 'Running') throw new Error(`the server did not come up:\n${pod.describe()}`);
+    expect((await pod.server!.request('GET', '/v1/models')).status).toBe(200);
+    await pod.stop();
+    expect(pod.container('llama-stack').logs).toContain('kic_probe_exporter');
+  });
+
+  test('without OTEL_* the server starts plainly', async () => {
+    const pod = await s.run(renderStack({ port: await freePort(), userConfig: { config: config() }, env: [{ name: 'OTEL', value: 'x' }] }), { serve: {} });
+    if (pod.phase !== 'Running') throw new Error(`the server did not come up:\n${pod.describe()}`);
+    await pod.stop();
+    expect(pod.container('llama-stack').logs).not.toContain('opentelemetry');
+  });
+});
