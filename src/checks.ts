@@ -15,7 +15,8 @@ export const INT64_SAFE_MAX = Number.MAX_SAFE_INTEGER;
 /** RFC 1035 label: names that become Service names (must start with a letter). */
 export const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+/** A label value (at most 63 characters besides). */
+export const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 /** A plain mapping (not null, not a list, not a date that YAML 1.1 read from a timestamp). */
 export function isRecord(value: unknown): value is Record<string, unknown> {

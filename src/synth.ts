@@ -1,4 +1,4 @@
-import { App, Chart } from 'cdk8s';
+import { ApiObject, App, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { COLLECT_WARNINGS_CONTEXT, warningsOf } from './warnings';
 
@@ -13,11 +13,19 @@ export interface SynthesizedObjects {
 /**
  * Builds constructs in a throw-away cdk8s chart and returns the objects they render. This is the
  * one rendering path: the CLI and the Pulumi components call it, so they produce exactly what
- * `cdk8s synth` produces for the same props.
+ * `cdk8s synth` produces for the same props. `neighbours` are objects defined beside them in the same
+ * app, as in a cdk8s program, and not returned: the constructs see them (a ConfigMap the pods read is
+ * hashed into their template).
  */
-export function synthesizeObjects(namespace: string | undefined, build: (scope: Construct) => void): SynthesizedObjects {
+export function synthesizeObjects(
+  namespace: string | undefined,
+  build: (scope: Construct) => void,
+  neighbours: readonly Record<string, any>[] = [],
+): SynthesizedObjects {
   const app = new App({ outdir: '/nonexistent' }); // never written to disk
   app.node.setContext(COLLECT_WARNINGS_CONTEXT, true);
+  const beside = new Chart(app, 'neighbours');
+  neighbours.forEach((o, i) => new ApiObject(beside, `object-${i}`, o as any));
   const chart = new Chart(app, 'objects', { namespace });
   build(chart);
   return { manifests: chart.toJson(), warnings: warningsOf(chart) };

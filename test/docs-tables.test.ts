@@ -3,6 +3,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import * as ts from 'typescript';
+import { LLAMA_STACK_DOCUMENT_FIELDS } from '../src/cli/llama-stack-document-fields';
 
 const ROOT = join(__dirname, '..');
 
@@ -51,4 +52,20 @@ test('docs/model-deployment.md: the spec table has a row for every field of the 
   };
   const expected = types.ModelDeploymentSpec.flatMap((field) => (parts[field] ? types[parts[field]].map((sub) => `${field}.${sub}`) : [field]));
   expect(sorted(firstColumnNames('docs/model-deployment.md', '| Field | Type | Default | Notes |'))).toEqual(sorted(expected));
+});
+
+test('docs/llama-stack-operator.md: the field table lists every field of a LlamaStackDistribution document, and no other', () => {
+  type Fields = typeof LLAMA_STACK_DOCUMENT_FIELDS;
+  const paths = (fields: Fields, at: string): string[] => Object.entries(fields).flatMap(([name, field]) => {
+    const path = at ? `${at}.${name}` : name;
+    return [path, ...(field.fields ? paths(field.fields, path) : []), ...(field.items ? paths(field.items, `${path}[]`) : [])];
+  });
+  const text = readFileSync(join(ROOT, 'docs', 'llama-stack-operator.md'), 'utf8');
+  const rows = text.slice(text.indexOf('| Field | What `render` does |\n')).split('\n').slice(2);
+  const listed: string[] = [];
+  for (const row of rows) {
+    if (!row.startsWith('|')) break;
+    for (const m of row.split('|')[1].matchAll(/`([A-Za-z.[\]]+)`/g)) listed.push(m[1]);
+  }
+  expect(sorted(listed)).toEqual(sorted(paths(LLAMA_STACK_DOCUMENT_FIELDS, '')));
 });

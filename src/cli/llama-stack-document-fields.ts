@@ -85,9 +85,13 @@ export const LLAMA_STACK_DOCUMENT_FIELDS: Fields = {
       // Deploy-time providers: llama-stack-k8s-operator PR #240 (closed), whose design this renders;
       // the construct checks every entry.
       externalProviders: rendered(),
-      // The construct's: the operator's shape has no pull secrets and no choice of health check.
+      // The construct's: the operator's shape has no pull secrets, no choice of health check and no
+      // pod security settings (OpenShift's assigned ids).
       imagePullSecrets: rendered(),
       healthCheck: rendered(),
+      podSecurity: rendered({
+        runAsUser: rendered(), runAsGroup: rendered(), fsGroup: rendered(), restricted: rendered(), idsFromPlatform: rendered(),
+      }),
     }),
     network: rendered({ exposeRoute: rendered(), allowedFrom: rendered({ namespaces: rendered(), labels: rendered() }) }),
   }),

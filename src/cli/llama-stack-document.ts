@@ -5,6 +5,7 @@ import { ProblemCollector, ValidationError } from '../errors';
 import { LABEL_DOMAIN } from '../labels';
 import { checkDocumentFields } from './llama-stack-document-fields';
 import { distributionImage, LlamaStackWithProvidersProps, LlamaStackWithProviders } from '../llama-stack';
+import { LLAMA_STACK_PROPS } from '../llama-stack/props-shape';
 import { DEFAULT_LLAMA_STACK_VERSION, releaseOfImageTag } from '../run-config/releases';
 import { addWarning } from '../warnings';
 
@@ -54,6 +55,16 @@ export function documentField(field: string): string {
     }
   }
   return `spec.server.${field}`;
+}
+
+/**
+ * A warning of the construct as the document's reader needs it: one that starts with a props field
+ * (`storage: …`, `command replaces …`) names the document's field instead.
+ */
+export function documentWarning(message: string): string {
+  const field = /^[A-Za-z][\w.[\]]*(?=[: ])/.exec(message)?.[0];
+  const prop = field?.split(/[.[]/)[0];
+  return field !== undefined && LLAMA_STACK_PROPS.includes(prop!) ? documentField(field) + message.slice(field.length) : message;
 }
 
 /**
@@ -110,6 +121,7 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     resources: stringQuantities(containerSpec.resources),
     serviceAccountName: podOverrides.serviceAccountName,
     healthCheck: server!.healthCheck,
+    podSecurity: server!.podSecurity,
     caBundle: caBundle && { configMapName: caBundle.configMapName, configMapKeys: caBundle.configMapKeys },
     volumes: podOverrides.volumes,
     volumeMounts: podOverrides.volumeMounts,

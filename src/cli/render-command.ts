@@ -8,6 +8,7 @@ import { synthesizeObjects } from '../synth';
 import { LLSD_API_VERSION, MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND } from './document-kinds';
 import { MANIFEST_LIMITS, readInputs } from './inputs';
 import { CliIo, Command, parseCommandArgs } from './io';
+import { closest } from './suggest';
 
 /** A kind of input document the render command understands. */
 interface DocumentRenderer {
@@ -15,6 +16,8 @@ interface DocumentRenderer {
   readonly apiVersions: readonly string[];
   /** Renders one document; `baseDir` is where relative paths in it point (its file's directory). */
   readonly render: (scope: Construct, doc: Record<string, any>, label: string, baseDir: string) => void;
+  /** A warning of the constructs as the document's reader needs it (naming the document's fields). */
+  readonly warning?: (message: string) => string;
 }
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each renderer's module is loaded on first use */
@@ -23,6 +26,7 @@ const RENDERERS: readonly DocumentRenderer[] = [
     kind: 'LlamaStackDistribution',
     apiVersions: [LLSD_API_VERSION],
     render: (...a) => (require('./llama-stack-document') as typeof import('./llama-stack-document')).renderLlamaStackDocument(...a),
+    warning: (m) => (require('./llama-stack-document') as typeof import('./llama-stack-document')).documentWarning(m),
   },
   {
     kind: MODEL_DEPLOYMENT_KIND,
@@ -37,11 +41,14 @@ const USAGE = `Usage: kube-inference render [FILE ...] [-o DIR]
 
 Renders LlamaStackDistribution (${LLSD_API_VERSION}) and ModelDeployment
 (${MODEL_DEPLOYMENT_API_VERSIONS.join(', ')}) documents into Kubernetes manifests,
-through the same constructs a cdk8s or Pulumi program uses.
+through the same constructs a cdk8s or Pulumi program uses. Other Kubernetes objects in the
+input (a ConfigMap beside the document that uses it) pass through unchanged, and a ConfigMap the
+pods read is hashed into their template, so that changing it rolls them.
 
   FILE        multi-document YAML input; '-' (or no FILE) reads standard input
   -o, --output-dir DIR
               write one <name>.k8s.yaml per input document into DIR instead of standard output
+              (<name>.<kind>.k8s.yaml for an object passed through)
 
 Warnings go to standard error. On invalid input the exit code is 1, nothing is written to standard
 output or DIR, and standard error names the document, the field and the fix.
@@ -81,37 +88,50 @@ async function render(args: string[], io: CliIo, maxOutputBytes: number): Promis
   const rendered: Rendered[] = [];
   const owners = new Map<string, string>();
   let outputBytes = 0;
+  // Objects other than ours pass through unchanged, and the documents render beside them (a ConfigMap
+  // the pods read is hashed into their template).
+  const neighbours = inputs.documents.map((input) => input.value)
+    .filter((doc) => rendererOf(doc) === undefined && passThroughProblem(doc) === undefined);
   for (const input of inputs.documents) {
     const doc = input.value;
     const name = typeof doc?.metadata?.name === 'string' ? doc.metadata.name : undefined;
     const label = `${input.source} document ${input.index + 1} (${doc?.kind ?? 'unknown kind'}${name ? ` "${name}"` : ''})`;
-    const renderer = RENDERERS.find((r) => r.kind === doc?.kind && r.apiVersions.includes(doc?.apiVersion));
-    if (!renderer) {
-      errors.push(`${label}: unsupported document: expected ${RENDERERS.map((r) => `kind ${r.kind} with apiVersion ${r.apiVersions.join(' or ')}`).join(', or ')}; found apiVersion ${JSON.stringify(doc?.apiVersion)}, kind ${JSON.stringify(doc?.kind)}.`);
-      continue;
-    }
-    const namespace = typeof doc.metadata?.namespace === 'string' ? doc.metadata.namespace : undefined;
-    let result;
-    try {
-      const baseDir = input.source === '<stdin>' ? io.cwd : dirname(resolve(io.cwd, input.source));
-      result = synthesizeObjects(namespace, (scope) => renderer.render(scope, doc, label, baseDir));
-    } catch (e) {
-      if (e instanceof ValidationError) {
-        errors.push(e.message);
+    const namespace = typeof doc?.metadata?.namespace === 'string' ? doc.metadata.namespace : undefined;
+    const renderer = rendererOf(doc);
+    let manifests: any[];
+    if (renderer === undefined) {
+      const problem = passThroughProblem(doc);
+      if (problem !== undefined) {
+        errors.push(`${label}: ${problem}`);
         continue;
       }
-      throw e;
+      manifests = [doc];
+    } else {
+      let result;
+      try {
+        const baseDir = input.source === '<stdin>' ? io.cwd : dirname(resolve(io.cwd, input.source));
+        result = synthesizeObjects(namespace, (scope) => renderer.render(scope, doc, label, baseDir), neighbours);
+      } catch (e) {
+        if (e instanceof ValidationError) {
+          errors.push(e.message);
+          continue;
+        }
+        throw e;
+      }
+      warnings.push(...result.warnings.map((w) => `warning: ${label}: ${renderer.warning?.(w) ?? w}\n`));
+      manifests = result.manifests;
     }
-    warnings.push(...result.warnings.map((w) => `warning: ${label}: ${w}\n`));
-    errors.push(...claimObjects(owners, result.manifests, label, namespace));
-    const yaml = Yaml.stringify(...result.manifests);
+    errors.push(...claimObjects(owners, manifests, label, namespace));
+    const yaml = Yaml.stringify(...manifests);
     outputBytes += Buffer.byteLength(yaml);
     if (outputBytes > maxOutputBytes) {
       io.stderr(`error: ${label}: the rendered manifests would exceed ${maxOutputBytes} bytes (${maxOutputBytes / 1024 / 1024} MiB), the most one run `
         + 'writes; nothing was written. Render the documents in several runs (a few files each).\n');
       return 1;
     }
-    rendered.push({ label, fileName: `${namespace ? `${namespace}.` : ''}${name}.k8s.yaml`, yaml });
+    // A passed-through object's file names its kind: it may share its name with a rendered document.
+    const fileName = `${namespace ? `${namespace}.` : ''}${name}${renderer === undefined ? `.${String(doc.kind).toLowerCase()}` : ''}.k8s.yaml`;
+    rendered.push({ label, fileName, yaml });
   }
   io.stderr(warnings.join(''));
   if (errors.length > 0) {
@@ -125,6 +145,37 @@ async function render(args: string[], io: CliIo, maxOutputBytes: number): Promis
     return 0;
   }
   return writeOutputs(resolve(io.cwd, outputDir), rendered, io.stderr);
+}
+
+/** The renderer of a document of ours, undefined for any other object. */
+function rendererOf(doc: any): DocumentRenderer | undefined {
+  return RENDERERS.find((r) => r.kind === doc?.kind && r.apiVersions.includes(doc?.apiVersion));
+}
+
+/**
+ * Why a document that is not ours cannot pass through unchanged: it is not a Kubernetes object, or it
+ * looks like one of ours mistyped or of a version `render` does not read (passing it through would
+ * drop it silently).
+ */
+function passThroughProblem(doc: any): string | undefined {
+  const expected = `expected ${RENDERERS.map((r) => `kind ${r.kind} with apiVersion ${r.apiVersions.join(' or ')}`).join(', or ')}`;
+  const found = `found apiVersion ${JSON.stringify(doc?.apiVersion)}, kind ${JSON.stringify(doc?.kind)}`;
+  if (doc?.apiVersion === 'llamastack.io/v1alpha2') {
+    return `unsupported document: llamastack.io/v1alpha2 exists only in pull request #253 of the llama-stack operator, which was not merged; write the document as ${LLSD_API_VERSION} (${found}).`;
+  }
+  if (doc?.kind === 'OGXServer') {
+    return `unsupported document: OGXServer is the kind of the llama-stack operator since it became OGX (ogx-ai/ogx-k8s-operator), which render does not read; write the server as a LlamaStackDistribution ${LLSD_API_VERSION} (${found}).`;
+  }
+  const group = typeof doc?.apiVersion === 'string' ? apiGroupOf(doc.apiVersion) : undefined;
+  const ours = RENDERERS.some((r) => r.kind === doc?.kind) || group === apiGroupOf(LLSD_API_VERSION);
+  const near = typeof doc?.kind === 'string' ? closest(doc.kind, RENDERERS.map((r) => r.kind)) : undefined;
+  if (ours || near !== undefined) {
+    return `unsupported document: ${expected}; ${found}${near !== undefined && near !== doc.kind ? ` (did you mean kind ${near}?)` : ''}.`;
+  }
+  if (typeof doc?.apiVersion !== 'string' || typeof doc?.kind !== 'string' || typeof doc?.metadata?.name !== 'string' || doc.metadata.name === '') {
+    return `not a Kubernetes object: ${expected}, or any other object with apiVersion, kind and metadata.name, which passes through unchanged; ${found}.`;
+  }
+  return undefined;
 }
 
 /**

@@ -1,8 +1,9 @@
 import { createHash } from 'crypto';
-import { ApiObject, Names } from 'cdk8s';
+import { ApiObject, Chart, Lazy, Names } from 'cdk8s';
 import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { Construct } from 'constructs';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
+import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { ITopologySpreadConstraint } from 'kubernetes-models/v1/TopologySpreadConstraint';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
@@ -21,6 +22,7 @@ import { checkUserVolumes, initContainers, PodPlan, podSecurityContext, Resource
 import { autoscalerSpec, disruptionBudgetSpec, podPlacement } from './scaling';
 import { initScripts } from './scripts';
 import { serverResources } from './server-process';
+import { appConfigMaps, configMapsUsedBy, hashOfAppConfigMaps } from './used-config-maps';
 import { MAX_NAME_LENGTH, validateProps } from './validate';
 
 /** Props of {@link LlamaStackWithProviders}. */
@@ -295,9 +297,10 @@ export class LlamaStackWithProviders extends Construct {
     const metadata = (name: string) => ({ name, namespace: props.namespace, labels });
     const podAnnotations: Record<string, string> = {};
 
+    const namespace = props.namespace ?? Chart.of(this).namespace;
     let configMap: PodPlan['configMap'];
     if (props.userConfig?.configMapName !== undefined) {
-      configMap = { name: props.userConfig.configMapName, key: props.userConfig.configMapKey ?? configFileName };
+      configMap = userConfigMap(this, props.userConfig, configFileName, namespace, problems);
     } else if (validated.inlineConfigText !== undefined) {
       // The user's config, or (when every provider's metadata was known) the config merged now,
       // with extra-providers.yaml and merge-log.txt beside it for review.
@@ -395,7 +398,30 @@ export class LlamaStackWithProviders extends Construct {
     }
     problems.throwIfAny(`LlamaStackWithProviders '${this.node.path}'`);
     const replicas = props.replicas ?? 1;
-    const placement = podPlacement(selector, replicas, apiJson<ITopologySpreadConstraint[] | undefined>(props.topologySpreadConstraints));
+    const podSpec: IPodSpec = {
+      serviceAccountName,
+      terminationGracePeriodSeconds: props.terminationGracePeriodSeconds,
+      automountServiceAccountToken: props.automountServiceAccountToken ?? false,
+      imagePullSecrets: props.imagePullSecrets?.map((name) => ({ name })),
+      securityContext: podSecurityContext(plan.security),
+      nodeSelector: props.nodeSelector,
+      ...podPlacement(selector, replicas, apiJson<ITopologySpreadConstraint[] | undefined>(props.topologySpreadConstraints)),
+      tolerations: apiJson<IToleration[] | undefined>(props.tolerations),
+      initContainers: init.length > 0 ? init : undefined,
+      containers: [server],
+      volumes: podVolumes,
+    };
+    // The user's ConfigMaps the pods read, when this app defines them too (a cdk8s program, or other
+    // objects of a render input): their content rolls the pods, as our own config's hash does. Known
+    // only once the whole app is built, so resolved at synth.
+    const usedConfigMaps = configMapsUsedBy(podSpec).filter((n) => !this.configMapNames.includes(n));
+    const annotations = Lazy.any({
+      produce: () => {
+        const hash = hashOfAppConfigMaps(this, usedConfigMaps, namespace);
+        const all = { ...podAnnotations, ...(hash !== undefined ? { [`${LABEL_DOMAIN}/configmaps-hash`]: hash } : {}) };
+        return Object.keys(all).length > 0 ? all : undefined;
+      },
+    });
     this.deployment = defineObject(this, 'deployment', 'Deployment', {
       metadata: metadata(this.name),
       spec: {
@@ -404,25 +430,7 @@ export class LlamaStackWithProviders extends Construct {
         selector: { matchLabels: selector },
         // A ReadWriteOnce claim cannot be attached to the old and the new pod at once.
         strategy: persistent ? { type: 'Recreate' } : undefined,
-        template: {
-          metadata: {
-            labels,
-            annotations: Object.keys(podAnnotations).length > 0 ? podAnnotations : undefined,
-          },
-          spec: {
-            serviceAccountName,
-            terminationGracePeriodSeconds: props.terminationGracePeriodSeconds,
-            automountServiceAccountToken: props.automountServiceAccountToken ?? false,
-            imagePullSecrets: props.imagePullSecrets?.map((name) => ({ name })),
-            securityContext: podSecurityContext(plan.security),
-            nodeSelector: props.nodeSelector,
-            ...placement,
-            tolerations: apiJson<IToleration[] | undefined>(props.tolerations),
-            initContainers: init.length > 0 ? init : undefined,
-            containers: [server],
-            volumes: podVolumes,
-          },
-        },
+        template: { metadata: { labels, annotations: annotations as unknown as Record<string, string> }, spec: podSpec },
       },
     });
 
@@ -451,6 +459,32 @@ export class LlamaStackWithProviders extends Construct {
       });
     }
   }
+}
+
+/** The config files llama-stack releases read: `config.yaml` from 0.4, `run.yaml` before. */
+const CONFIG_FILE_NAMES = ['config.yaml', 'run.yaml'];
+
+/**
+ * The user's ConfigMap and the key the server reads. When the app defines that ConfigMap (a render
+ * input carrying it, as the operator's samples do), its keys are checked now: a missing key would
+ * only show as a crash-looping pod. Without a key given, a ConfigMap holding only the other release's
+ * file name (`run.yaml` for a 0.4+ release) is read by that name, with a warning.
+ */
+function userConfigMap(scope: Construct, user: UserConfig, configFileName: string, namespace: string | undefined, problems: ProblemCollector): PodPlan['configMap'] {
+  const name = user.configMapName!;
+  const key = user.configMapKey ?? configFileName;
+  const known = appConfigMaps(scope, [name], namespace).get(name);
+  const keys = known === undefined ? undefined : [...Object.keys(known.data ?? {}), ...Object.keys(known.binaryData ?? {})];
+  if (keys === undefined || keys.includes(key)) return { name, key };
+  const other = CONFIG_FILE_NAMES.find((k) => keys.includes(k));
+  if (user.configMapKey === undefined && other !== undefined) {
+    addWarning(scope, `userConfig: the ConfigMap '${name}' has no key ${key}, the config file of this llama-stack release; the server reads its ${other}. `
+      + `Set userConfig.configMapKey to ${other} to say so, or rename the key.`);
+    return { name, key: other };
+  }
+  problems.add(user.configMapKey === undefined ? 'userConfig.configMapName' : 'userConfig.configMapKey', `the ConfigMap '${name}' has no key ${key} `
+    + `(its keys: ${keys.join(', ') || 'none'}): the server would not find its config. Set userConfig.configMapKey to the key holding the config.`);
+  return { name, key };
 }
 
 function sha256(text: string): string {

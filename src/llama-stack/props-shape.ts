@@ -1,4 +1,4 @@
-import { DNS1123_LABEL, DNS1123_SUBDOMAIN, isQualifiedName, isRecord, ShapeChecker } from '../checks';
+import { DNS1123_LABEL, DNS1123_SUBDOMAIN, isQualifiedName, isRecord, LABEL_VALUE, ShapeChecker } from '../checks';
 import { HEALTH_CHECKS } from './health-check';
 import { EXTERNAL_PROVIDER_SECTIONS } from './release';
 
@@ -9,7 +9,8 @@ import { EXTERNAL_PROVIDER_SECTIONS } from './release';
 const CA_BUNDLE_KEY = /^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$/;
 const SUBDOMAIN_HINT = 'a DNS-1123 subdomain (lower-case letters, digits, "-" and ".")';
 
-const PROPS = [
+/** The names of LlamaStackWithProviders' props. */
+export const LLAMA_STACK_PROPS: readonly string[] = [
   'name', 'namespace', 'labels', 'distribution', 'imagePullPolicy', 'port', 'replicas', 'env', 'resources',
   'initContainerResources', 'userConfig', 'configFileName', 'distributionConfigPaths', 'storage',
   'serviceAccountName', 'automountServiceAccountToken', 'imagePullSecrets', 'nodeSelector', 'tolerations',
@@ -33,7 +34,7 @@ const PROVIDER = ['providerId', 'image', 'imagePullPolicy', 'config', 'metadata'
  */
 export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   const before = check.problems.problems.length;
-  const p = check.object(props, '', PROPS);
+  const p = check.object(props, '', LLAMA_STACK_PROPS);
   if (p === undefined) {
     check.problems.add('(props)', 'expected an object of LlamaStackWithProviders props.');
     return false;
@@ -90,7 +91,11 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   check.string(network?.ingressClassName, 'network.ingressClassName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
   const allowedFrom = check.object(network?.allowedFrom, 'network.allowedFrom', ['namespaces', 'labels']);
   check.list(allowedFrom?.namespaces, 'network.allowedFrom.namespaces')?.forEach((v, i) => {
-    if (v !== '*') check.string(v, `network.allowedFrom.namespaces[${i}]`, { pattern: DNS1123_LABEL, patternHint: 'a namespace name (a DNS-1123 label), or * for every namespace' });
+    // A value the API server takes in the NetworkPolicy's selector; validate.ts warns when no namespace can have it.
+    if (v !== '*' && check.string(v, `network.allowedFrom.namespaces[${i}]`, { pattern: LABEL_VALUE, patternHint: 'a namespace name, or * for every namespace' }) !== undefined
+      && (v as string).length > 63) {
+      check.problems.add(`network.allowedFrom.namespaces[${i}]`, `"${v}" is not a namespace name: at most 63 characters.`);
+    }
   });
   check.list(allowedFrom?.labels, 'network.allowedFrom.labels')?.forEach((v, i) => {
     if (check.string(v, `network.allowedFrom.labels[${i}]`) !== undefined && !isQualifiedName(v as string)) {

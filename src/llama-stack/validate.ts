@@ -1,5 +1,5 @@
 import { isMap } from 'yaml';
-import { DNS1035_LABEL, DNS1123_SUBDOMAIN, QUANTITY, ShapeChecker } from '../checks';
+import { DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, QUANTITY, ShapeChecker } from '../checks';
 import { ProblemCollector } from '../errors';
 import { DISTRIBUTION_IMAGES, distributionImage } from './distribution';
 import { IMAGE_PULL_POLICIES, PlacedProvider, providersInSpecOrder } from './external-providers';
@@ -71,6 +71,11 @@ export function validateProps(
     ? mergeAtSynthTime(providers, inlineConfigText, configFileName, release!.version, problems)
     : undefined;
   synthTimeConfig?.warnings.forEach(warn);
+  props.network?.allowedFrom?.namespaces?.forEach((ns, i) => {
+    if (ns !== '*' && !DNS1123_LABEL.test(ns)) {
+      warn(`network.allowedFrom.namespaces[${i}]: "${ns}" is not a namespace name (lower-case letters, digits and '-'): no namespace can match it, so the NetworkPolicy admits nobody from it. Write the namespace's name as it is.`);
+    }
+  });
   if (props.command?.length === 0) {
     problems.add('command', 'is an empty list: give the command and its arguments, or remove command to have the construct start the server.');
   }

@@ -110,12 +110,63 @@ describe('kube-inference render', () => {
     expect(r.stderr).toMatch(/alias/i);
   });
 
-  test('unsupported documents and missing names are reported per document', async () => {
-    const r = await cli(['render', '-'], { stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\napiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nspec: {server: {distribution: {name: starter}}}\n' });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('<stdin> document 1 (ConfigMap "x"): unsupported document: expected kind LlamaStackDistribution with apiVersion llamastack.io/v1alpha1');
-    expect(r.stderr).toContain('<stdin> document 2 (LlamaStackDistribution) has 2 invalid settings:');
+  test('documents that are not objects, or look like ours mistyped, are reported per document', async () => {
+    const r = await cli(['render', '-'], {
+      stdin: [
+        'apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nspec: {server: {distribution: {name: starter}}}\n',
+        'apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistributon\nmetadata: {name: a}\n',
+        'apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: b}\n',
+        'apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata: {name: c}\n',
+        'apiVersion: airunway.ai/v1alpha1\nkind: ModelDeploymnt\nmetadata: {name: d}\n',
+        'kind: ConfigMap\nmetadata: {name: e}\n',
+        'just: a map\n',
+      ].join('---\n'),
+    });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(r.stderr).toContain('<stdin> document 1 (LlamaStackDistribution) has 2 invalid settings:');
     expect(r.stderr).toContain('metadata: missing: expected a mapping.');
+    expect(r.stderr).toContain('<stdin> document 2 (LlamaStackDistributon "a"): unsupported document: expected kind LlamaStackDistribution with apiVersion llamastack.io/v1alpha1');
+    expect(r.stderr).toContain('(did you mean kind LlamaStackDistribution?)');
+    expect(r.stderr).toContain('<stdin> document 3 (LlamaStackDistribution "b"): unsupported document: llamastack.io/v1alpha2 exists only in pull request #253 of the llama-stack operator');
+    expect(r.stderr).toContain('<stdin> document 4 (OGXServer "c"): unsupported document: OGXServer is the kind of the llama-stack operator since it became OGX');
+    expect(r.stderr).toContain('<stdin> document 5 (ModelDeploymnt "d"): unsupported document:');
+    expect(r.stderr).toContain('(did you mean kind ModelDeployment?)');
+    expect(r.stderr).toContain('<stdin> document 6 (ConfigMap "e"): not a Kubernetes object:');
+    expect(r.stderr).toContain('<stdin> document 7 (unknown kind): not a Kubernetes object:');
+  });
+
+  describe('other objects in the input', () => {
+    const configMap = (data: string, namespace = '') =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: stack-config${namespace ? `, namespace: ${namespace}` : ''}}\ndata: {config.yaml: "${data}"}\n`;
+    const stack = 'apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: stack, namespace: ai}\n'
+      + 'spec: {server: {distribution: {name: starter}, userConfig: {configMapName: stack-config}}}\n';
+    const hashOf = (out: string) => parseAllDocuments(out).map((d) => d.toJS()).find((o) => o.kind === 'Deployment')
+      .spec.template.metadata.annotations?.['kube-inference.io/configmaps-hash'];
+
+    test('pass through unchanged, in input order, and a ConfigMap the pods read is hashed into their template', async () => {
+      const r = await cli(['render', '-'], { stdin: `${configMap('version: 2')}---\n${stack}` });
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      expect(kinds(r.stdout)).toEqual(['ConfigMap/stack-config', 'ServiceAccount/stack-sa', 'Deployment/stack', 'Service/stack-service']);
+      expect(r.stdout.startsWith('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: stack-config\ndata:\n  config.yaml: "version: 2"\n---\n')).toBe(true);
+      const a = hashOf(r.stdout);
+      expect(a).toMatch(/^[0-9a-f]{64}$/);
+      // Changed content: another hash, so applying it rolls the pods. Same content: the same bytes.
+      expect(hashOf((await cli(['render', '-'], { stdin: `${configMap('version: 3')}---\n${stack}` })).stdout)).not.toBe(a);
+      expect((await cli(['render', '-'], { stdin: `${stack}---\n${configMap('version: 2')}` })).stdout).toContain(`kube-inference.io/configmaps-hash: ${a}`);
+      // A ConfigMap of another namespace is not the one the pods read; without one, no hash.
+      expect(hashOf((await cli(['render', '-'], { stdin: `${configMap('version: 2', 'other')}---\n${stack}` })).stdout)).toBeUndefined();
+      expect(hashOf((await cli(['render', '-'], { stdin: stack })).stdout)).toBeUndefined();
+    });
+
+    test('with -o, each passed-through object gets a file named with its kind; an object rendered twice is refused', async () => {
+      const dir = tmp();
+      const r = await cli(['render', '-', '-o', dir], { stdin: `${configMap('version: 2')}---\n${stack}` });
+      expect(r.code).toBe(0);
+      expect(readdirSync(dir).sort()).toEqual(['ai.stack.k8s.yaml', 'stack-config.configmap.k8s.yaml']);
+      const clash = await cli(['render', '-'], { stdin: `${stack}---\napiVersion: v1\nkind: Service\nmetadata: {name: stack-service, namespace: ai}\n` });
+      expect(clash.code).toBe(1);
+      expect(clash.stderr).toContain('both render Service ai/stack-service');
+    });
   });
 
   test('operator fields it cannot translate are warnings on stderr, not silent drops', async () => {
@@ -171,6 +222,15 @@ describe('kube-inference render', () => {
       expect(pod.containers[0].resources).toEqual({ requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } });
       expect(pod.volumes).toContainEqual({ name: 'certs', emptyDir: {} });
       expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'certs', mountPath: '/certs' });
+    });
+
+    test('spec.server.podSecurity: idsFromPlatform leaves the ids to OpenShift\'s restricted-v2', async () => {
+      const r = await cli(['render', '-'], { stdin: doc('  server:\n    distribution: {name: starter}\n    podSecurity: {idsFromPlatform: true}') });
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      const pod = parseAllDocuments(r.stdout).map((d) => d.toJS()).find((o) => o.kind === 'Deployment').spec.template.spec;
+      expect(pod.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+      const bad = await cli(['render', '-'], { stdin: doc('  server:\n    distribution: {name: starter}\n    podSecurity: {idsFromPlatform: true, fsGroup: 1001}') });
+      expect(bad.stderr).toContain('spec.server.podSecurity.fsGroup: is assigned by the platform with idsFromPlatform');
     });
 
     test('spec.network: exposeRoute renders the Ingress, allowedFrom the NetworkPolicy, and mistakes name the document\'s fields', async () => {
@@ -310,7 +370,7 @@ describe('hostile input', () => {
     const wide = Array.from({ length: 200_000 }, (_, i) => `k${i}: v`).join('\n');
     const r = await cli(['render', '-'], { stdin: wide });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('unsupported document');
+    expect(r.stderr).toContain('not a Kubernetes object');
   });
 
   test('a document with very many unknown fields lists the first 20 and counts the rest', async () => {

@@ -1,6 +1,6 @@
+import { ApiObject, Chart, Testing } from 'cdk8s';
 import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { errorOf, find, LAUNCH_SERVER, podSpec, render, THREE_PROVIDERS } from './helpers';
-import { Testing } from 'cdk8s';
 import { ConfigValue, LlamaStackWithProviders, LlamaStackWithProvidersProps, warningsOf } from '../../src';
 
 describe('LlamaStackWithProviders without external providers', () => {
@@ -546,5 +546,60 @@ describe('LlamaStackWithProviders: how the server starts', () => {
     expect(s.command).toEqual(['my-server']);
     expect(s.env.map((e: any) => e.name)).not.toContain('EXTERNAL_PROVIDERS_DIR');
     expect(warningsOf(chart)).toEqual([expect.stringContaining('command replaces how the server starts: the external providers\' preflight check does not run')]);
+  });
+});
+
+describe('LlamaStackWithProviders: ConfigMaps of the same app roll the pods', () => {
+  type Cm = { name: string; data: Record<string, string>; namespace?: string };
+  const synth = (configMaps: Cm[], props: Partial<LlamaStackWithProvidersProps> = {}) => {
+    const app = Testing.app();
+    const chart = new Chart(app, 'c', { namespace: 'ai' });
+    new LlamaStackWithProviders(chart, 'stack', { name: 'stack', distribution: { name: 'starter' }, userConfig: { configMapName: 'cfg' }, ...props });
+    // Defined after the construct, in another chart: the hash is taken once the whole app is built.
+    const other = new Chart(app, 'config', { namespace: 'ai' });
+    configMaps.forEach((c, i) => new ApiObject(other, `cm${i}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: c.name, namespace: c.namespace }, data: c.data }));
+    return (Testing.synth(chart).find((m) => m.kind === 'Deployment').spec.template.metadata.annotations ?? {})['kube-inference.io/configmaps-hash'];
+  };
+
+  test('the content of a ConfigMap the pods read is hashed into their template; another content, another hash', () => {
+    const a = synth([{ name: 'cfg', data: { 'config.yaml': 'version: 2\n' } }]);
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(synth([{ name: 'cfg', data: { 'config.yaml': 'version: 2\n' } }])).toBe(a);
+    expect(synth([{ name: 'cfg', data: { 'config.yaml': 'version: 3\n' } }])).not.toBe(a);
+    // The CA bundle's, a volume's and an env reference's ConfigMaps too; unrelated ones do not count.
+    const withCa = synth([{ name: 'cfg', data: { 'config.yaml': 'version: 2\n' } }, { name: 'ca', data: { 'ca-bundle.crt': 'x' } }], { caBundle: { configMapName: 'ca' } });
+    expect(withCa).not.toBe(a);
+    expect(synth([{ name: 'cfg', data: { 'config.yaml': 'version: 2\n' } }, { name: 'unrelated', data: { a: 'b' } }])).toBe(a);
+    expect(synth([{ name: 'vol', data: { a: 'b' } }], {
+      userConfig: undefined,
+      volumes: [{ name: 'v', configMap: { name: 'vol' } }],
+      env: [{ name: 'A', valueFrom: { configMapKeyRef: { name: 'vol', key: 'a' } } }],
+    })).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test('no ConfigMap of the app (one of the cluster), or one of another namespace: no hash', () => {
+    expect(synth([])).toBeUndefined();
+    expect(synth([{ name: 'cfg', namespace: 'other', data: { a: 'b' } }])).toBeUndefined();
+  });
+});
+
+describe('LlamaStackWithProviders: a user ConfigMap the app defines is checked for the config key', () => {
+  const build = (data: Record<string, string>, configMapKey?: string) => {
+    const chart = Testing.chart();
+    new ApiObject(chart, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data });
+    new LlamaStackWithProviders(chart, 'stack', { name: 'stack', distribution: { name: 'starter' }, userConfig: { configMapName: 'cfg', configMapKey } });
+    return chart;
+  };
+
+  test('only the other release\'s file name: read by that name, with a warning', () => {
+    const chart = build({ 'run.yaml': 'version: 2\n' });
+    expect(podSpec(Testing.synth(chart)).containers[0].env).toContainEqual({ name: 'LLAMA_STACK_CONFIG', value: '/etc/llama-stack/run.yaml' });
+    expect(warningsOf(chart)).toEqual([expect.stringContaining('userConfig: the ConfigMap \'cfg\' has no key config.yaml, the config file of this llama-stack release; the server reads its run.yaml.')]);
+  });
+
+  test('a key it does not hold is refused, listing its keys', () => {
+    expect(() => build({ 'run.yaml': 'version: 2\n' }, 'tuned.yaml')).toThrow('userConfig.configMapKey: the ConfigMap \'cfg\' has no key tuned.yaml (its keys: run.yaml)');
+    expect(() => build({ 'other.txt': 'x' })).toThrow('userConfig.configMapName: the ConfigMap \'cfg\' has no key config.yaml (its keys: other.txt)');
+    expect(warningsOf(build({ 'config.yaml': 'version: 2\n' }))).toEqual([]);
   });
 });

@@ -171,14 +171,22 @@ describe('validation at synth time', () => {
   test('network: namespaces are namespace names or *, labels are label keys, an IngressClass needs expose', () => {
     const message = errorOf({
       distribution: { name: 'starter' },
-      network: { ingressClassName: 'nginx', allowedFrom: { namespaces: ['web', 'Bad_NS', '*'], labels: ['team=frontend', 'example.com/clients'] } },
+      network: { ingressClassName: 'nginx', allowedFrom: { namespaces: ['web', 'bad ns', '*'], labels: ['team=frontend', 'example.com/clients'] } },
     });
-    expect(message).toContain('network.allowedFrom.namespaces[1]: "Bad_NS" is not a namespace name (a DNS-1123 label), or * for every namespace');
+    expect(message).toContain('network.allowedFrom.namespaces[1]: "bad ns" is not a namespace name, or * for every namespace');
     expect(message).toContain('network.allowedFrom.labels[0]: "team=frontend" is not a label key');
     expect(message).not.toContain('namespaces[2]');
     expect(message).not.toContain('labels[1]');
     expect(errorOf({ distribution: { name: 'starter' }, network: { ingressClassName: 'nginx' } }))
       .toContain('network.ingressClassName: is only used by the Ingress of network.expose');
+  });
+
+  test('network: a namespace name no namespace can have (the operator sample\'s nsA) is a warning: the API server takes it', () => {
+    const chart = Testing.chart();
+    new LlamaStackWithProviders(chart, 'stack', { distribution: { name: 'starter' }, network: { allowedFrom: { namespaces: ['nsA', 'web'] } } });
+    expect(warningsOf(chart)).toEqual([
+      'network.allowedFrom.namespaces[0]: "nsA" is not a namespace name (lower-case letters, digits and \'-\'): no namespace can match it, so the NetworkPolicy admits nobody from it. Write the namespace\'s name as it is.',
+    ]);
   });
 });
 

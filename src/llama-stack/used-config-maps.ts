@@ -1,0 +1,61 @@
+import { createHash } from 'crypto';
+import { ApiObject, Chart } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
+
+/**
+ * The ConfigMaps a pod reads, by name: mounted (directly or projected) or read into its containers'
+ * environment (`configMapKeyRef`, `envFrom`).
+ */
+export function configMapsUsedBy(pod: IPodSpec): string[] {
+  const names = new Set<string>();
+  for (const v of pod.volumes ?? []) {
+    if (v.configMap?.name) names.add(v.configMap.name);
+    for (const source of v.projected?.sources ?? []) {
+      if (source.configMap?.name) names.add(source.configMap.name);
+    }
+  }
+  for (const c of [...(pod.initContainers ?? []), ...pod.containers]) {
+    for (const e of c.env ?? []) {
+      if (e.valueFrom?.configMapKeyRef?.name) names.add(e.valueFrom.configMapKeyRef.name);
+    }
+    for (const e of c.envFrom ?? []) {
+      if (e.configMapRef?.name) names.add(e.configMapRef.name);
+    }
+  }
+  return [...names].sort();
+}
+
+/**
+ * The ConfigMaps of this name the same cdk8s app defines (so far) for this namespace, as JSON, outside
+ * `owner`. A ConfigMap without a namespace counts as the pods' (it is applied to the namespace
+ * `kubectl` is given).
+ */
+export function appConfigMaps(owner: IConstruct, names: readonly string[], namespace: string | undefined): Map<string, any> {
+  const wanted = new Set(names);
+  const found = new Map<string, any>();
+  for (const c of owner.node.root.node.findAll()) {
+    if (!(c instanceof ApiObject) || c.kind !== 'ConfigMap' || c.apiVersion !== 'v1' || isWithin(c, owner)) continue;
+    const json = c.toJson();
+    const ns = json.metadata?.namespace ?? Chart.of(c).namespace;
+    if (wanted.has(json.metadata?.name) && (ns === undefined || ns === namespace)) found.set(json.metadata.name, json);
+  }
+  return found;
+}
+
+/**
+ * A hash of the content of the ConfigMaps named that the same cdk8s app defines (in any chart) for
+ * this namespace ({@link appConfigMaps}), undefined when it defines none of them: a ConfigMap edit
+ * alone does not restart the pods that read it, a changed hash in their template does. ConfigMaps
+ * under `owner` are left out: the construct hashes its own already.
+ */
+export function hashOfAppConfigMaps(owner: IConstruct, names: readonly string[], namespace: string | undefined): string | undefined {
+  const found = appConfigMaps(owner, names, namespace);
+  if (found.size === 0) return undefined;
+  const content = [...found.keys()].sort().map((name) => [name, { data: found.get(name).data ?? {}, binaryData: found.get(name).binaryData ?? {} }]);
+  return createHash('sha256').update(JSON.stringify(content)).digest('hex');
+}
+
+function isWithin(c: IConstruct, owner: IConstruct): boolean {
+  return c.node.path === owner.node.path || c.node.path.startsWith(`${owner.node.path}/`);
+}
