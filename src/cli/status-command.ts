@@ -2,6 +2,7 @@ import { stringify } from 'yaml';
 import { readInputs } from './inputs';
 import { Command, parseCommandArgs, UsageError } from './io';
 import { isRecord } from '../checks';
+import { LlamaStackStatus, llamaStackPodStatus } from '../llama-stack/pod-status';
 import { ModelDeploymentStatus } from '../model-deployment/status';
 import { translateStatus } from '../model-deployment/translate-status';
 
@@ -9,15 +10,19 @@ const USAGE = `Usage: kube-inference status [FILE ...] [-f FILE] [-o yaml|json]
 
 Prints the unified status of model deployments (phase, message, replicas, endpoint, provider)
 from their upstream resources as saved with \`kubectl get -o yaml\`: KAITO Workspaces, Dynamo
-DynamoGraphDeployments and KubeRay RayServices, one resource or a List of them.
+DynamoGraphDeployments and KubeRay RayServices, one resource or a List of them. For a pod of a
+LlamaStackWithProviders server, the server's phase (Pending, Initializing, Ready, Failed,
+Terminating, as the llama-stack operator's status) and each external provider's (Pending,
+Installing, Ready, Failed), with the reason from its init container or the server's preflight.
 
   FILE                 the saved resources; '-' (or no FILE) reads standard input
   -f, --filename FILE  the same, as kubectl spells it (repeatable)
   -o, --output FORMAT  yaml (default: one document per resource) or json (an object for one
                        resource, an array for several)
 
-Example:
+Examples:
   kubectl get dynamographdeployment llama-8b -o yaml | kube-inference status
+  kubectl get pods -l app.kubernetes.io/instance=my-stack -o yaml | kube-inference status
 
 Exit code 1, with nothing on standard output, when an input cannot be read or holds a resource no
 provider understands.
@@ -42,7 +47,7 @@ export const statusCommand: Command = {
       io.stderr(inputs.errors.map((e) => `error: ${e}\n`).join(''));
       return 1;
     }
-    const statuses: ModelDeploymentStatus[] = [];
+    const statuses: Array<ModelDeploymentStatus | LlamaStackStatus> = [];
     const errors: string[] = [];
     for (const input of inputs.documents) {
       // `kubectl get` prints several resources as a List.
@@ -50,7 +55,7 @@ export const statusCommand: Command = {
       items.forEach((item, i) => {
         const where = `${input.source} document ${input.index + 1}${items.length > 1 || item !== input.value ? ` item ${i + 1}` : ''}`;
         try {
-          statuses.push(translateStatus(item));
+          statuses.push(isRecord(item) && item.kind === 'Pod' ? llamaStackPodStatus(item) : translateStatus(item));
         } catch (e) {
           errors.push(`${where}: ${(e as Error).message}`);
         }
@@ -70,6 +75,6 @@ export const statusCommand: Command = {
   },
 };
 
-function withoutUndefined(status: ModelDeploymentStatus): ModelDeploymentStatus {
-  return JSON.parse(JSON.stringify(status)) as ModelDeploymentStatus;
+function withoutUndefined<T>(status: T): T {
+  return JSON.parse(JSON.stringify(status)) as T;
 }

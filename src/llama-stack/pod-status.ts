@@ -1,0 +1,166 @@
+// The status of a LlamaStackWithProviders server read from one of its pods (`kubectl get pod -o
+// yaml`): the server's phase, as the llama-stack operator's status names it (Pending, Initializing,
+// Ready, Failed, Terminating; llama-stack-k8s-operator api/v1alpha1/llamastackdistribution_types.go),
+// and each external provider's, from its install init container and the server's preflight.
+import { isRecord } from '../checks';
+import { MANAGED_BY } from '../labels';
+
+/** The server's phase, as the operator's `status.phase`. */
+export type LlamaStackPhase = 'Pending' | 'Initializing' | 'Ready' | 'Failed' | 'Terminating';
+
+/** An external provider's phase: waiting for its turn, being installed, installed, or failed. */
+export type ProviderPhase = 'Pending' | 'Installing' | 'Ready' | 'Failed';
+
+/** One external provider. */
+export interface ExternalProviderStatus {
+  readonly providerId: string;
+  readonly api: string;
+  readonly image: string;
+  readonly phase: ProviderPhase;
+  /** Why, when it failed or waits on something other than its turn: the container's reason and message. */
+  readonly reason?: string;
+}
+
+/** The status of one server pod. */
+export interface LlamaStackStatus {
+  /** The server (the pod's `app.kubernetes.io/instance`). */
+  readonly name: string;
+  readonly namespace?: string;
+  /** The pod read. */
+  readonly pod: string;
+  readonly phase: LlamaStackPhase;
+  /** Why, when not Ready. */
+  readonly message?: string;
+  /** How often the server container restarted. */
+  readonly restarts: number;
+  /** The external providers, in install order. */
+  readonly providers: ExternalProviderStatus[];
+}
+
+/** True when `resource` is a pod of a LlamaStackWithProviders server. */
+export function isLlamaStackPod(resource: Record<string, any>): boolean {
+  const labels = resource.metadata?.labels ?? {};
+  return resource.apiVersion === 'v1' && resource.kind === 'Pod' && labels['app.kubernetes.io/managed-by'] === MANAGED_BY
+    && labels['app.kubernetes.io/name'] === 'llama-stack';
+}
+
+const INSTALL_PREFIX = 'install-provider-';
+
+/**
+ * The status of a server pod as saved with `kubectl get pod -o yaml`.
+ * @throws Error when it is not such a pod
+ */
+export function llamaStackPodStatus(pod: Record<string, any>): LlamaStackStatus {
+  if (!isLlamaStackPod(pod) || !isRecord(pod.spec) || !Array.isArray(pod.spec.containers) || pod.spec.containers.length === 0) {
+    throw new Error('expected a pod of a LlamaStackWithProviders server (labels app.kubernetes.io/name: llama-stack, app.kubernetes.io/managed-by: kube-inference-constructs)');
+  }
+  const initSpecs: any[] = Array.isArray(pod.spec.initContainers) ? pod.spec.initContainers : [];
+  const initStatuses = byName(pod.status?.initContainerStatuses);
+  const serverSpec = pod.spec.containers[0];
+  const server = byName(pod.status?.containerStatuses).get(serverSpec.name);
+  const preflightFailures = preflightFailuresOf(terminationMessage(server));
+
+  const providers = initSpecs.filter((c) => typeof c.name === 'string' && c.name.startsWith(INSTALL_PREFIX)).map((c): ExternalProviderStatus => {
+    const env = Object.fromEntries((c.env ?? []).map((e: any) => [e.name, e.value]));
+    // The construct writes the id for Kubernetes' `$(VAR)` expansion: `$$` stands for `$`.
+    const providerId = String(env.PROVIDER_ID ?? c.name.slice(INSTALL_PREFIX.length)).replace(/\$\$/g, '$');
+    const state = containerState(initStatuses.get(c.name));
+    const failedPreflight = preflightFailures.get(providerId);
+    return {
+      providerId,
+      api: String(env.PROVIDER_API ?? ''),
+      image: String(env.PROVIDER_IMAGE ?? c.image ?? ''),
+      ...(failedPreflight !== undefined && state.phase === 'done' ? { phase: 'Failed', reason: `preflight failed: ${failedPreflight}` } : providerPhase(state)),
+    };
+  });
+
+  const name = pod.metadata?.labels?.['app.kubernetes.io/instance'] ?? pod.metadata?.name;
+  const base = { name, namespace: pod.metadata?.namespace, pod: pod.metadata?.name, restarts: server?.restartCount ?? 0, providers };
+  return { ...base, ...serverPhase(pod, initSpecs, initStatuses, server) };
+}
+
+type State = { phase: 'waiting' | 'running' | 'done' | 'failed' | 'unknown'; reason?: string };
+
+function byName(statuses: unknown): Map<string, any> {
+  return new Map(Array.isArray(statuses) ? statuses.filter(isRecord).map((s) => [String(s.name), s]) : []);
+}
+
+/** Reasons a waiting container will not get past without a change: a failure, not a wait. */
+const FAILED_WAITING = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'CreateContainerConfigError', 'CreateContainerError', 'CrashLoopBackOff', 'RunContainerError']);
+
+/** What a container status says, with the reason and the termination message of a failure. */
+function containerState(status: unknown): State {
+  if (!isRecord(status) || !isRecord(status.state)) return { phase: 'unknown' };
+  const { running, waiting, terminated } = status.state as Record<string, any>;
+  if (isRecord(terminated)) {
+    return terminated.exitCode === 0 ? { phase: 'done' } : { phase: 'failed', reason: describeTermination(terminated) };
+  }
+  if (isRecord(running)) return { phase: 'running' };
+  if (isRecord(waiting)) {
+    if (FAILED_WAITING.has(String(waiting.reason))) {
+      // A crash loop: why it crashed is in the last run's termination.
+      const last = (status as Record<string, any>).lastState?.terminated;
+      const why = isRecord(last) ? describeTermination(last) : waiting.message;
+      return { phase: 'failed', reason: `${waiting.reason}${why ? `: ${why}` : ''}` };
+    }
+    return { phase: 'waiting' };
+  }
+  return { phase: 'unknown' };
+}
+
+function describeTermination(t: Record<string, any>): string {
+  const head = `${t.reason ?? 'Error'} (exit code ${t.exitCode})`;
+  return typeof t.message === 'string' && t.message.trim() !== '' ? `${head}: ${t.message.trim()}` : head;
+}
+
+function providerPhase(state: State): Pick<ExternalProviderStatus, 'phase' | 'reason'> {
+  switch (state.phase) {
+    case 'done': return { phase: 'Ready' };
+    case 'running': return { phase: 'Installing' };
+    case 'failed': return { phase: 'Failed', reason: state.reason };
+    default: return { phase: 'Pending' };
+  }
+}
+
+function serverPhase(pod: Record<string, any>, initSpecs: any[], initStatuses: Map<string, any>, server: any): Pick<LlamaStackStatus, 'phase' | 'message'> {
+  if (pod.metadata?.deletionTimestamp) return { phase: 'Terminating', message: 'the pod is being deleted' };
+  for (const c of initSpecs) {
+    const state = containerState(initStatuses.get(c.name));
+    if (state.phase === 'failed') return { phase: 'Failed', message: `init container ${c.name} failed: ${state.reason}` };
+  }
+  const serverState = containerState(server);
+  if (serverState.phase === 'failed') return { phase: 'Failed', message: `the server container failed: ${serverState.reason}` };
+  if (server?.ready === true) return { phase: 'Ready' };
+  const unscheduled = (pod.status?.conditions ?? []).find((c: any) => c?.type === 'PodScheduled' && c.status === 'False');
+  if (unscheduled) return { phase: 'Pending', message: `not scheduled: ${unscheduled.message ?? unscheduled.reason ?? 'no node fits'}` };
+  const waitingFor = initSpecs.find((c) => containerState(initStatuses.get(c.name)).phase !== 'done');
+  if (waitingFor) return { phase: 'Initializing', message: `init container ${waitingFor.name} has not completed` };
+  if (serverState.phase === 'running') return { phase: 'Initializing', message: 'the server is starting: not ready yet' };
+  return { phase: 'Pending', message: 'the server container has not started' };
+}
+
+/** The termination message of the server container's current or last run. */
+function terminationMessage(status: any): string {
+  const t = status?.state?.terminated ?? status?.lastState?.terminated;
+  return typeof t?.message === 'string' ? t.message : '';
+}
+
+/**
+ * The providers preflight refused, with what it printed: `ERROR: Preflight check failed for external
+ * provider '<id>'`, then `Provider:`, `Image:`, `Module:`, `Check: <check>`, the detail and a
+ * `Resolution:` line (preflight.py, `report_failure`). The termination message holds the log's tail,
+ * so a block may be cut short.
+ */
+function preflightFailuresOf(message: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const lines = message.split('\n');
+  lines.forEach((line, i) => {
+    const m = /ERROR: Preflight check failed for external provider '(.*)'$/.exec(line);
+    if (m === null) return;
+    const end = lines.findIndex((l, j) => j > i && (l.startsWith('Resolution: ') || l.startsWith('ERROR: ')));
+    const block = lines.slice(i + 1, end < 0 ? undefined : lines[end].startsWith('Resolution: ') ? end + 1 : end)
+      .map((l) => l.trim()).filter((l) => l !== '' && !/^(Provider|Image|Module): /.test(l));
+    found.set(m[1], block.join(' '));
+  });
+  return found;
+}

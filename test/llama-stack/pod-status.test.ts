@@ -1,0 +1,85 @@
+/**
+ * The status of a server pod in the kubelet's states that the sandbox cannot produce (a running
+ * install, a crash loop, an image that cannot be pulled, an unscheduled or deleted pod), on pods made
+ * from the rendered Deployment with container statuses in the kubelet's shapes (k8s.io/api core/v1
+ * ContainerStatus). test/pod-startup/status.test.ts reads pods of real runs.
+ */
+import { find, render } from './helpers';
+import { ConfigValue } from '../../src';
+import { llamaStackPodStatus } from '../../src/llama-stack/pod-status';
+
+const deployment = find(render({
+  distribution: { name: 'starter' },
+  externalProviders: {
+    inference: [{ providerId: 'vllm$x', image: 'quay.io/acme/vllm:1', config: { token: ConfigValue.fromSecret('s', 'k') } }],
+    safety: [{ providerId: 'guard', image: 'quay.io/acme/guard:1' }],
+  },
+}), 'Deployment');
+
+const done = (name: string) => ({ name, ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } });
+const waiting = (name: string, reason = 'PodInitializing') => ({ name, ready: false, restartCount: 0, state: { waiting: { reason } } });
+const running = (name: string, ready = false) => ({ name, ready, restartCount: 0, state: { running: { startedAt: '2026-11-25T00:00:00Z' } } });
+const initNames: string[] = deployment.spec.template.spec.initContainers.map((c: any) => c.name);
+
+function pod(init: Record<string, any>, server: any, extra: { metadata?: any; conditions?: any[] } = {}): any {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'stack-abc', namespace: 'ai', labels: deployment.spec.template.metadata.labels, ...extra.metadata },
+    spec: deployment.spec.template.spec,
+    status: {
+      conditions: extra.conditions ?? [{ type: 'PodScheduled', status: 'True' }],
+      initContainerStatuses: initNames.map((n) => init[n] ?? waiting(n)),
+      containerStatuses: [server ?? waiting('llama-stack')],
+    },
+  };
+}
+
+describe('the status of a LlamaStackWithProviders pod', () => {
+  test('init containers in turn: Installing while its container runs, Pending before, Ready after; the server Initializing', () => {
+    expect(initNames).toEqual(['inspect-distribution', 'install-provider-vllm-x-72e3b77e', 'install-provider-guard', 'extract-distribution-config', 'merge-config']);
+    const s = llamaStackPodStatus(pod({ 'inspect-distribution': done('inspect-distribution'), 'install-provider-vllm-x-72e3b77e': running('install-provider-vllm-x-72e3b77e') }, undefined));
+    expect(s).toMatchObject({ name: 'stack', namespace: 'ai', pod: 'stack-abc', phase: 'Initializing', message: 'init container install-provider-vllm-x-72e3b77e has not completed' });
+    // The id as written, though the pod spec carries it escaped for $(VAR) expansion.
+    expect(s.providers).toEqual([
+      { providerId: 'vllm$x', api: 'inference', image: 'quay.io/acme/vllm:1', phase: 'Installing' },
+      { providerId: 'guard', api: 'safety', image: 'quay.io/acme/guard:1', phase: 'Pending' },
+    ]);
+  });
+
+  test('an image that cannot be pulled, and a crash loop, are failures with the reason and the last run\'s message', () => {
+    const pull = llamaStackPodStatus(pod({
+      'inspect-distribution': done('inspect-distribution'),
+      'install-provider-vllm-x-72e3b77e': { ...waiting('install-provider-vllm-x-72e3b77e', 'ImagePullBackOff'), state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "quay.io/acme/vllm:1"' } } },
+    }, undefined));
+    expect(pull.phase).toBe('Failed');
+    expect(pull.providers[0]).toMatchObject({ phase: 'Failed', reason: 'ImagePullBackOff: Back-off pulling image "quay.io/acme/vllm:1"' });
+
+    const loop = llamaStackPodStatus(pod({
+      'inspect-distribution': done('inspect-distribution'),
+      'install-provider-vllm-x-72e3b77e': {
+        name: 'install-provider-vllm-x-72e3b77e',
+        ready: false,
+        restartCount: 4,
+        state: { waiting: { reason: 'CrashLoopBackOff' } },
+        lastState: { terminated: { exitCode: 1, reason: 'Error', message: 'ERROR: Missing /lls-provider/lls-provider-spec.yaml' } },
+      },
+    }, undefined));
+    expect(loop.providers[0].reason).toBe('CrashLoopBackOff: Error (exit code 1): ERROR: Missing /lls-provider/lls-provider-spec.yaml');
+    expect(loop.message).toBe('init container install-provider-vllm-x-72e3b77e failed: CrashLoopBackOff: Error (exit code 1): ERROR: Missing /lls-provider/lls-provider-spec.yaml');
+  });
+
+  test('the server: Ready when ready, Initializing while starting, its restarts counted; Pending unscheduled; Terminating when deleted', () => {
+    const all = Object.fromEntries(initNames.map((n) => [n, done(n)]));
+    expect(llamaStackPodStatus(pod(all, { ...running('llama-stack', true), restartCount: 2 }))).toMatchObject({ phase: 'Ready', restarts: 2 });
+    expect(llamaStackPodStatus(pod(all, running('llama-stack')))).toMatchObject({ phase: 'Initializing', message: 'the server is starting: not ready yet' });
+    expect(llamaStackPodStatus(pod({}, undefined, { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient cpu.' }] })))
+      .toMatchObject({ phase: 'Pending', message: 'not scheduled: 0/3 nodes are available: 3 Insufficient cpu.' });
+    expect(llamaStackPodStatus(pod(all, running('llama-stack', true), { metadata: { deletionTimestamp: '2026-11-25T00:00:00Z' } })).phase).toBe('Terminating');
+  });
+
+  test('a pod of something else is refused', () => {
+    expect(() => llamaStackPodStatus({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' }, spec: { containers: [{ name: 'a' }] } }))
+      .toThrow('expected a pod of a LlamaStackWithProviders server');
+  });
+});
