@@ -25,6 +25,7 @@ export const OPERATOR_SELECTOR_ANNOTATION = `${LABEL_DOMAIN}/operator-selector`;
 // validation messages name the field the user actually wrote.
 const FIELD_PREFIXES: ReadonlyArray<readonly [string, string]> = [
   ['name', 'metadata.name'],
+  ['namespace', 'metadata.namespace'],
   ['labels', 'metadata.labels'],
   ['llamaStackVersion', `metadata.annotations.${LLAMA_STACK_VERSION_ANNOTATION}`],
   ['replicas', 'spec.replicas'],
@@ -199,6 +200,9 @@ function stringQuantities(resources: any): LlamaStackWithProvidersProps['resourc
   if (resources === undefined || resources === null) {
     return undefined;
   }
-  const convert = (m: any) => (m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, String(v)])) : undefined);
-  return { requests: convert(resources.requests), limits: convert(resources.limits) };
+  if (!isRecord(resources)) return resources; // the construct refuses it, naming the field
+  // Only numbers are converted: anything else reaches the construct's checks as written.
+  const convert = (m: unknown) => (isRecord(m) ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v])) : m);
+  // `claims` is warned about by the field check and not rendered.
+  return { requests: convert(resources.requests), limits: convert(resources.limits) } as LlamaStackWithProvidersProps['resources'];
 }

@@ -429,6 +429,12 @@ function mergeContainer(plan: PodPlan): IContainer {
  * would find them: a volume name used twice, a mount of a volume the pod does not have, two mounts at
  * one path of the server container.
  */
+/** What the first mount at `path` holds, for a message. */
+function mountedThere(mounts: readonly IVolumeMount[], path: string): string {
+  const name = mounts.find((m) => m.mountPath === path)!.name;
+  return name === VOLUMES.userConfig || name === VOLUMES.mergedConfig ? 'the config' : `the volume ${name}`;
+}
+
 export function checkUserVolumes(plan: PodPlan, podVolumes: readonly IVolume[], server: IContainer, problems: ProblemCollector): void {
   // The user's volumes and mounts come last (see volumes() and serverContainer()).
   const names = new Set(podVolumes.slice(0, podVolumes.length - plan.extraVolumes.length).map((v) => v.name));
@@ -439,7 +445,14 @@ export function checkUserVolumes(plan: PodPlan, podVolumes: readonly IVolume[], 
     names.add(v.name);
   });
   const mounts = server.volumeMounts ?? [];
-  const paths = new Set(mounts.slice(0, mounts.length - plan.extraVolumeMounts.length).map((m) => m.mountPath));
+  // The construct's own mounts: only the storage's path is the user's to choose.
+  const paths = new Set<string>();
+  for (const m of mounts.slice(0, mounts.length - plan.extraVolumeMounts.length)) {
+    if (paths.has(m.mountPath) && m.name === VOLUMES.storage) {
+      problems.add('storage.mountPath', `'${m.mountPath}' is where the server container mounts ${mountedThere(mounts, m.mountPath)} already: choose another path.`);
+    }
+    paths.add(m.mountPath);
+  }
   plan.extraVolumeMounts.forEach((m, i) => {
     if (!names.has(m.name)) {
       problems.add(`volumeMounts[${i}].name`, `'${m.name}' is not a volume of the pod: add it to volumes, or mount one of ${[...names].join(', ')}.`);

@@ -7,7 +7,7 @@ import { EXTERNAL_PROVIDER_SECTIONS } from './release';
  * stricter than a ConfigMap key in general, which may start or end with `-`, `_` or `.`.
  */
 const CA_BUNDLE_KEY = /^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$/;
-const SUBDOMAIN_HINT = 'a DNS-1123 subdomain (lower-case letters, digits, "-" and ".")';
+const SUBDOMAIN_HINT = 'a DNS-1123 subdomain (at most 253 lower-case letters, digits, "-" and ".")';
 
 /** The names of LlamaStackWithProviders' props. */
 export const LLAMA_STACK_PROPS: readonly string[] = [
@@ -40,7 +40,7 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
     return false;
   }
   check.string(p.name, 'name');
-  check.string(p.namespace, 'namespace', { pattern: DNS1123_LABEL, patternHint: 'a namespace name (a DNS-1123 label)' });
+  checkLabelName(p.namespace, 'namespace', 'a namespace name', check);
   check.labelMap(p.labels, 'labels', 'label');
   const distribution = check.object(p.distribution, 'distribution', ['name', 'image']);
   check.string(distribution?.name, 'distribution.name');
@@ -53,7 +53,7 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   checkResources(p.resources, 'resources', check);
   checkResources(p.initContainerResources, 'initContainerResources', check);
   check.integer(p.workers, 'workers', Number.MIN_SAFE_INTEGER);
-  check.string(p.containerName, 'containerName', { pattern: DNS1123_LABEL, patternHint: 'a container name (a DNS-1123 label)' });
+  checkLabelName(p.containerName, 'containerName', 'a container name', check);
   for (const field of ['command', 'args'] as const) {
     check.list(p[field], field)?.forEach((v, i) => check.string(v, `${field}[${i}]`, { allowEmpty: field === 'args' }));
   }
@@ -189,6 +189,12 @@ function checkEnv(env: unknown, check: ShapeChecker): void {
     check.string(e?.value, `env[${i}].value`, { allowEmpty: true });
     check.object(e?.valueFrom, `env[${i}].valueFrom`, ['configMapKeyRef', 'secretKeyRef', 'fieldRef', 'resourceFieldRef']);
   });
+}
+
+/** A DNS-1123 label: the pattern, and at most 63 characters (said as the ModelDeployment checks say it). */
+function checkLabelName(value: unknown, field: string, what: string, check: ShapeChecker): void {
+  const name = check.string(value, field, { pattern: DNS1123_LABEL, patternHint: `${what} (a DNS-1123 label)` });
+  if (name !== undefined && name.length > 63) check.problems.add(field, `"${name}" is ${name.length} characters; ${what} has at most 63`);
 }
 
 function checkResources(value: unknown, field: string, check: ShapeChecker): void {

@@ -440,3 +440,25 @@ describe('manifests are read as kubectl reads them', () => {
     expect(env.stdout).toContain('value: "2024-01-01"');
   });
 });
+
+describe('kube-inference render: objects valid as a whole', () => {
+  const doc = (server: string, namespace = 'ai') =>
+    `apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: a, namespace: ${namespace}}\nspec:\n  server:\n    distribution: {name: starter}\n${server}\n`;
+
+  test.each([
+    ['a storage.mountPath where the config is mounted', doc('    storage: {mountPath: /etc/llama-stack}\n    userConfig: {configMapName: c}'),
+      'spec.server.storage.mountPath: \'/etc/llama-stack\' is where the server container mounts the config already: choose another path.'],
+    ['a storage.mountPath where the CA bundle is mounted', doc('    storage: {mountPath: /etc/ssl/certs/ca-bundle}\n    tlsConfig: {caBundle: {configMapName: ca}}'),
+      'spec.server.storage.mountPath: \'/etc/ssl/certs/ca-bundle\' is where the server container mounts the volume'],
+    ['resources given as a string', doc('    containerSpec: {resources: {requests: "1"}}'),
+      'spec.server.containerSpec.resources.requests: expected a map of strings, got string "1"'],
+    ['resources given as a list', doc('    containerSpec: {resources: [cpu]}'),
+      'spec.server.containerSpec.resources: expected'],
+    ['a namespace over 63 characters', doc('', 'n'.repeat(64)),
+      `metadata.namespace: "${'n'.repeat(64)}" is 64 characters; a namespace name has at most 63`],
+  ])('%s fails, naming the field', async (_, stdin, message) => {
+    const r = await cli(['render', '-'], { stdin });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(r.stderr).toContain(`  - ${message}`);
+  });
+});
