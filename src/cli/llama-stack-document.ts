@@ -1,9 +1,9 @@
-import { resolve } from 'path';
 import { Construct } from 'constructs';
 import { isRecord } from '../checks';
 import { ProblemCollector, ValidationError } from '../errors';
 import { LABEL_DOMAIN } from '../labels';
 import { checkDocumentFields } from './llama-stack-document-fields';
+import { MetadataFiles } from './metadata-files';
 import { distributionImage, LlamaStackWithProvidersProps, LlamaStackWithProviders } from '../llama-stack';
 import { LLAMA_STACK_PROPS } from '../llama-stack/props-shape';
 import { DEFAULT_LLAMA_STACK_VERSION, releaseOfImageTag } from '../run-config/releases';
@@ -95,6 +95,8 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     }
   }
   const takeOver = operatorSelector(metadata?.annotations?.[OPERATOR_SELECTOR_ANNOTATION], problems);
+  const metadataFiles = new MetadataFiles(baseDir);
+  const externalProviders = metadataFiles.read(server?.externalProviders, problems, documentField);
   problems.throwIfAny(label);
 
   const warn = (message: string) => addWarning(scope, message);
@@ -135,7 +137,7 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     topologySpreadConstraints: server!.topologySpreadConstraints,
     userConfig: userConfig && { configMapName: userConfig.configMapName, configMapKey: userConfig.configMapKey, config: userConfig.config },
     storage: server!.storage,
-    externalProviders: withMetadataPaths(server!.externalProviders, baseDir),
+    externalProviders: externalProviders as LlamaStackWithProvidersProps['externalProviders'],
     // The operator's shape is a list of { name }; the construct takes the names.
     imagePullSecrets: Array.isArray(server!.imagePullSecrets)
       ? server!.imagePullSecrets.map((s: unknown) => (typeof s === 'object' && s !== null ? (s as { name?: unknown }).name : s))
@@ -145,7 +147,8 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     new LlamaStackWithProviders(scope, metadata!.name, props);
   } catch (e) {
     if (e instanceof ValidationError) {
-      throw new ValidationError(label, e.problems.map((p) => ({ field: documentField(p.field), message: p.message })));
+      const found = e.problems.map((p) => metadataFiles.problem(p));
+      throw new ValidationError(label, found.map((p) => ({ field: documentField(p.field), message: p.message })));
     }
     throw e;
   }
@@ -169,19 +172,6 @@ function operatorSelector(value: unknown, problems: ProblemCollector): boolean |
 function hasProviders(providers: unknown): boolean {
   return typeof providers === 'object' && providers !== null
     && Object.values(providers).some((list) => Array.isArray(list) && list.length > 0);
-}
-
-/** A provider's `metadataFile` is relative to the document's own file, not to where the CLI runs. */
-function withMetadataPaths(providers: any, baseDir: string): any {
-  if (typeof providers !== 'object' || providers === null) {
-    return providers;
-  }
-  return Object.fromEntries(Object.entries(providers).map(([section, list]) => [
-    section,
-    Array.isArray(list)
-      ? list.map((p) => (typeof p?.metadataFile === 'string' ? { ...p, metadataFile: resolve(baseDir, p.metadataFile) } : p))
-      : list,
-  ]));
 }
 
 function asObject(value: unknown, field: string, problems: ProblemCollector, optional = false): Record<string, any> | undefined {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'fs';
 import { resolve } from 'path';
 import { ProblemCollector } from '../errors';
 import {
@@ -14,6 +13,8 @@ import {
   validateProviderMetadata,
 } from '../run-config';
 import type { ValidatedProvider } from './validate';
+import { describeFsError, readRegularFileCapped } from '../run-config/files';
+import { METADATA_LIMITS } from '../run-config/safe-yaml';
 
 /** The config assembled at synth time: what the merge init container would have written. */
 export interface SynthTimeConfig {
@@ -88,9 +89,10 @@ function loadMetadata(p: ValidatedProvider, problems: ProblemCollector) {
   if (metadataFile !== undefined) {
     let text: string;
     try {
-      text = readFileSync(resolve(metadataFile), 'utf8');
+      // A regular file only (a FIFO would block synth), and no more than metadata may hold.
+      text = readRegularFileCapped(resolve(metadataFile), METADATA_LIMITS.maxBytes);
     } catch (e) {
-      problems.add(`${p.field}.metadataFile`, `cannot read '${metadataFile}' for provider '${providerId}' (image ${image}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}. Give the path of the image's lls-provider-spec.yaml, relative to the directory synth runs in.`);
+      problems.add(`${p.field}.metadataFile`, `cannot read '${metadataFile}' for provider '${providerId}' (image ${image}): ${describeFsError(e)} Give the path of the image's lls-provider-spec.yaml, relative to the directory synth runs in.`);
       return undefined;
     }
     return attempt(problems, `${p.field}.metadataFile`, () => parseProviderMetadata(text, metadataFile, owner));

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'fs';
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { parseAllDocuments } from 'yaml';
@@ -361,6 +361,58 @@ describe('provider metadata in documents', () => {
     expect(r.code).toBe(0);
     // No config known at synth (the distribution's): metadata validated, merge in the pod.
     expect(r.stdout).toContain('name: merge-config');
+  });
+
+  describe('a metadataFile is read only inside the document\'s directory, as a regular file, never quoted', () => {
+    const stack = (metadataFile: string) => [
+      'apiVersion: llamastack.io/v1alpha1', 'kind: LlamaStackDistribution', 'metadata: {name: a}', 'spec:', '  server:',
+      '    distribution: {name: starter}', '    externalProviders:', '      inference:',
+      `        - {providerId: p, image: quay.io/acme/p:1, metadataFile: ${JSON.stringify(metadataFile)}}`, '',
+    ].join('\n');
+    const renderIn = async (dir: string, metadataFile: string) => {
+      writeFileSync(join(dir, 'stack.yaml'), stack(metadataFile));
+      return cli(['render', join(dir, 'stack.yaml')]);
+    };
+    const field = 'spec.server.externalProviders.inference[0].metadataFile';
+
+    test('paths out of the directory, also through a symlink, are refused', async () => {
+      const dir = tmp();
+      const outside = join(tmp(), 'secret.yaml');
+      writeFileSync(outside, 'TOPSECRET: 1\n');
+      symlinkSync(outside, join(dir, 'link.yaml'));
+      for (const given of ['../secret.yaml', outside, 'link.yaml']) {
+        const r = await renderIn(dir, given);
+        expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: '' });
+        expect(r.stderr).toContain(`  - ${field}: '${given}' is outside the document's directory`);
+      }
+    });
+
+    test('a FIFO is refused without waiting on it, a large file is not read past the limit', async () => {
+      const dir = tmp();
+      execFileSync('mkfifo', [join(dir, 'pipe.yaml')]);
+      expect((await renderIn(dir, 'pipe.yaml')).stderr).toContain(`  - ${field}: 'pipe.yaml' is a FIFO (named pipe), not a regular file: give the path of a file.`);
+      writeFileSync(join(dir, 'big.yaml'), `a: "${'x'.repeat(70 * 1024)}"\n`);
+      expect((await renderIn(dir, 'big.yaml')).stderr).toContain(`  - ${field}: 'big.yaml' is larger than the limit of 65536 bytes for provider metadata`);
+    });
+
+    test('content that is not valid metadata is not repeated in the message', async () => {
+      const dir = tmp();
+      writeFileSync(join(dir, 'passwd.yaml'), 'root:x:0:0:TOPSECRET:/root:/bin/bash\n');
+      writeFileSync(join(dir, 'broken.yaml'), 'spec: {packageName: TOPSECRET\n');
+      for (const file of ['passwd.yaml', 'broken.yaml']) {
+        const r = await renderIn(dir, file);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toContain(`  - ${field}: '${file}' is not a provider metadata file the construct accepts`);
+        expect(r.stderr).not.toContain('TOPSECRET');
+      }
+    });
+
+    test('from standard input, paths are relative to the working directory', async () => {
+      const dir = tmp();
+      writeFileSync(join(dir, 'p.yaml'), readFileSync(join(__dirname, '..', 'fixtures', 'provider-metadata', 'custom-vllm.yaml')));
+      const r = await cli(['render', '-'], { stdin: stack('p.yaml'), cwd: dir });
+      expect(r.stderr).not.toContain('metadataFile');
+    });
   });
 });
 
