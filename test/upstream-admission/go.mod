@@ -4,7 +4,9 @@ go 1.25.0
 
 require (
 	github.com/ray-project/kuberay/ray-operator v1.6.1
+	k8s.io/api v0.35.0
 	k8s.io/apimachinery v0.35.0
+	k8s.io/pod-security-admission v0.35.0
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730
 )
 
@@ -66,11 +68,10 @@ require (
 	google.golang.org/protobuf v1.36.11 // indirect
 	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
-	k8s.io/api v0.35.0 // indirect
 	k8s.io/apiextensions-apiserver v0.34.3 // indirect
-	k8s.io/apiserver v0.34.3 // indirect
+	k8s.io/apiserver v0.35.0 // indirect
 	k8s.io/client-go v0.35.0 // indirect
-	k8s.io/component-base v0.34.3 // indirect
+	k8s.io/component-base v0.35.0 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 	k8s.io/kube-openapi v0.0.0-20251125145642-4e65d59e963e // indirect
 	k8s.io/utils v0.0.0-20251002143259-bc988d571ff4 // indirect

@@ -1,5 +1,6 @@
 // upstream-admission reads rendered Kubernetes objects (a JSON array on standard input) and runs the
-// admission validation their operator's own Go code performs, printing one JSON result per object.
+// admission validation their operator's own Go code performs (for a Deployment: the Pod Security
+// admission controller's, restricted profile), printing one JSON result per object.
 // Kinds whose upstream Go module cannot be had here are reported as not validated, never as accepted:
 // the caller decides what that means.
 package main
@@ -38,6 +39,7 @@ type validator struct {
 // module can be built.
 var validators = map[string]validator{
 	"ray.io/v1/RayService": rayServiceValidator,
+	"apps/v1/Deployment":   deploymentValidator,
 }
 
 // unavailable says why a known kind has no validator here.

@@ -1,8 +1,9 @@
 /**
  * The operators' own admission validation, run on rendered objects by the Go program in
  * test/upstream-admission (built by scripts/test-setup/upstream-admission.mjs before jest runs).
- * Today that is KubeRay's RayService validation; KAITO's and Dynamo's Go modules cannot be had here, so
- * their objects come back as not validated (`accepted: null`).
+ * Today that is KubeRay's RayService validation, and for Deployments the Pod Security admission
+ * controller's checks of the `restricted` profile (k8s.io/pod-security-admission); KAITO's and Dynamo's Go
+ * modules cannot be had here, so their objects come back as not validated (`accepted: null`).
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
