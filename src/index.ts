@@ -16,7 +16,8 @@ export type { Distribution } from './llama-stack/distribution';
 export { ConfigValue } from './llama-stack/external-providers';
 export type { ExternalProvider, ExternalProviders, ImagePullPolicy, SecretKeyReference } from './llama-stack/external-providers';
 export type {
-  AllowedFrom, AutoscalingOptions, CaBundleOptions, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, StorageOptions, UserConfig,
+  AllowedFrom, AutoscalingOptions, CaBundleOptions, ExposeAs, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, StorageOptions,
+  UserConfig,
 } from './llama-stack/options';
 export type { HealthCheck } from './llama-stack/health-check';
 export type { ResourceRequirements } from './llama-stack/pod';

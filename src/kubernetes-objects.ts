@@ -1,4 +1,4 @@
-import { ApiObject } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata } from 'cdk8s';
 import type { Construct } from 'constructs';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -59,4 +59,17 @@ export function apiJson<T>(value: unknown): T {
     return (value as { value: unknown }).value as T;
   }
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, apiJson(v)])) as T;
+}
+
+/**
+ * Defines a custom resource (a provider's, an OpenShift Route) as the JSON the API server reads, through cdk8s's own
+ * ApiObject (undefined values dropped, keys sorted). `Props` are the props of the class cdk8s
+ * generated from the CRD (`src/imports/`), imported as a type only, so that the build still checks
+ * every field name against the CRD: the classes themselves are the whole schema as JavaScript
+ * (RayService's alone is 1.6 MB), which every run rendering one would load and compile.
+ */
+export function defineCustomResource<Props extends { readonly metadata?: ApiObjectMetadata }>(
+  scope: Construct, id: string, type: { readonly apiVersion: string; readonly kind: string }, props: Props,
+): ApiObject {
+  return new ApiObject(scope, id, { apiVersion: type.apiVersion, kind: type.kind, ...props });
 }

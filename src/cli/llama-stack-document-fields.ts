@@ -93,7 +93,13 @@ export const LLAMA_STACK_DOCUMENT_FIELDS: Fields = {
         runAsUser: rendered(), runAsGroup: rendered(), fsGroup: rendered(), restricted: rendered(), idsFromPlatform: rendered(),
       }),
     }),
-    network: rendered({ exposeRoute: rendered(), allowedFrom: rendered({ namespaces: rendered(), labels: rendered() }) }),
+    // exposeAs and ingressClassName are the construct's.
+    network: rendered({
+      exposeRoute: rendered(),
+      exposeAs: rendered(),
+      ingressClassName: rendered(),
+      allowedFrom: rendered({ namespaces: rendered(), labels: rendered() }),
+    }),
   }),
 };
 

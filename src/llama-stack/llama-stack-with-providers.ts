@@ -9,14 +9,15 @@ import type { ITopologySpreadConstraint } from 'kubernetes-models/v1/TopologySpr
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { ProblemCollector } from '../errors';
-import { apiJson, defineObject } from '../kubernetes-objects';
+import type { RouteProps } from '../imports/openshift-route.generated';
+import { apiJson, defineCustomResource, defineObject } from '../kubernetes-objects';
 import { LABEL_DOMAIN, standardLabels } from '../labels';
 import { defaultMergeImage } from '../run-config/merge-image';
 import { addWarning } from '../warnings';
 import { DEFAULT_DISTRIBUTION_CONFIG_PATHS, Distribution } from './distribution';
 import { ExternalProviders, ImagePullPolicy } from './external-providers';
 import { HealthCheck, healthCheckOf } from './health-check';
-import { ingressSpec, networkPolicySpec } from './network';
+import { ingressSpec, networkPolicySpec, routeSpec } from './network';
 import { AutoscalingOptions, CaBundleOptions, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, StorageOptions, UserConfig } from './options';
 import { checkUserVolumes, initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, volumes, VOLUMES } from './pod';
 import { autoscalerSpec, disruptionBudgetSpec, podPlacement } from './scaling';
@@ -449,7 +450,11 @@ export class LlamaStackWithProviders extends Construct {
     if (budget) {
       defineObject(this, 'disruption-budget', 'PodDisruptionBudget', { metadata: metadata(`${this.name}-pdb`), spec: budget });
     }
-    if (props.network?.expose) {
+    if (props.network?.expose && props.network.exposeAs === 'Route') {
+      defineCustomResource<RouteProps>(this, 'route', { apiVersion: 'route.openshift.io/v1', kind: 'Route' }, {
+        metadata: metadata(`${this.name}-route`), spec: routeSpec(this.serviceName, plan.healthCheck === 'https'),
+      });
+    } else if (props.network?.expose) {
       this.ingress = defineObject(this, 'ingress', 'Ingress', { metadata: metadata(`${this.name}-ingress`), spec: ingressSpec(props.network, this.serviceName, this.port) });
     }
     if (props.network?.allowedFrom) {

@@ -1,6 +1,7 @@
 import type { IIngressSpec } from 'kubernetes-models/networking.k8s.io/v1/IngressSpec';
 import type { INetworkPolicySpec } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicySpec';
 import { AllowedFrom, NetworkOptions } from './options';
+import type { RouteSpec, RouteSpecTlsInsecureEdgeTerminationPolicy, RouteSpecTlsTermination, RouteSpecToKind } from '../imports/openshift-route.generated';
 
 // What the llama-stack operator renders for `spec.network` (llama-stack-k8s-operator before its
 // rename to OGX: controllers/network_resources.go for the Ingress,
@@ -13,6 +14,23 @@ export function ingressSpec(network: NetworkOptions, serviceName: string, port: 
   return {
     ingressClassName: network.ingressClassName,
     rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: serviceName, port: { number: port } } } }] } }],
+  };
+}
+
+/**
+ * The OpenShift Route of `network.exposeAs: 'Route'` (route.openshift.io/v1, schema in
+ * crds/route.openshift.io_routes.yaml from openshift/api): the Service's named port, the router's
+ * default host; TLS terminated at the router with plain HTTP redirected, or passed through when the
+ * server serves TLS itself (the router cannot read its traffic then).
+ */
+export function routeSpec(serviceName: string, serverServesTls: boolean): RouteSpec {
+  return {
+    to: { kind: 'Service' as RouteSpecToKind, name: serviceName, weight: 100 },
+    port: { targetPort: 'http' },
+    tls: {
+      termination: (serverServesTls ? 'passthrough' : 'edge') as RouteSpecTlsTermination,
+      insecureEdgeTerminationPolicy: 'Redirect' as RouteSpecTlsInsecureEdgeTerminationPolicy,
+    },
   };
 }
 

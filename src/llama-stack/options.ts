@@ -115,10 +115,19 @@ export interface PodDisruptionBudgetOptions {
 export interface NetworkOptions {
   /**
    * Expose the server outside the cluster through an Ingress `<name>-ingress`: every path (`/`,
-   * `Prefix`) to the Service, with no host, as the operator's `exposeRoute` does.
+   * `Prefix`) to the Service, with no host, as the operator's `exposeRoute` does (or a Route, with
+   * `exposeAs`).
    * @default false
    */
   readonly expose?: boolean;
+  /**
+   * What `expose` renders: an `Ingress`, or an OpenShift `Route` `<name>-route` (route.openshift.io/v1)
+   * to the Service's port, TLS terminated by the router (`edge`, plain HTTP redirected), or passed
+   * through to a server that serves TLS itself (`healthCheck: https`). On OpenShift the router also
+   * makes a Route of an Ingress; a Route of its own sets the TLS termination.
+   * @default 'Ingress'
+   */
+  readonly exposeAs?: ExposeAs;
   /**
    * The IngressClass of the Ingress.
    * @default - the cluster's default IngressClass
@@ -132,6 +141,9 @@ export interface NetworkOptions {
    */
   readonly allowedFrom?: AllowedFrom;
 }
+
+/** What {@link NetworkOptions.expose} renders. */
+export type ExposeAs = 'Ingress' | 'Route';
 
 /** The sources of {@link NetworkOptions.allowedFrom}. */
 export interface AllowedFrom {

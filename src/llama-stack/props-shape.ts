@@ -86,8 +86,9 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   check.integer(security?.runAsGroup, 'podSecurity.runAsGroup');
   check.integer(security?.fsGroup, 'podSecurity.fsGroup');
   check.boolean(security?.restricted, 'podSecurity.restricted');
-  const network = check.object(p.network, 'network', ['expose', 'ingressClassName', 'allowedFrom']);
+  const network = check.object(p.network, 'network', ['expose', 'exposeAs', 'ingressClassName', 'allowedFrom']);
   check.boolean(network?.expose, 'network.expose');
+  check.enumeration(network?.exposeAs, 'network.exposeAs', ['Ingress', 'Route']);
   check.string(network?.ingressClassName, 'network.ingressClassName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
   const allowedFrom = check.object(network?.allowedFrom, 'network.allowedFrom', ['namespaces', 'labels']);
   check.list(allowedFrom?.namespaces, 'network.allowedFrom.namespaces')?.forEach((v, i) => {

@@ -154,6 +154,12 @@ function validateServer(props: LlamaStackWithProvidersProps, problems: ProblemCo
   if (budget !== undefined && (budget.minAvailable === undefined) === (budget.maxUnavailable === undefined)) {
     problems.add('podDisruptionBudget', 'expected exactly one of minAvailable and maxUnavailable (the API server takes one).');
   }
+  if (props.network?.exposeAs !== undefined && !props.network.expose) {
+    problems.add('network.exposeAs', 'says what network.expose renders: set network.expose to true, or remove exposeAs.');
+  }
+  if (props.network?.ingressClassName !== undefined && props.network.exposeAs === 'Route') {
+    problems.add('network.ingressClassName', 'is the Ingress\'s: a Route is served by the OpenShift router. Remove ingressClassName, or expose as an Ingress.');
+  }
   if (props.network?.ingressClassName !== undefined && !props.network.expose) {
     problems.add('network.ingressClassName', 'is only used by the Ingress of network.expose: set network.expose to true, or remove ingressClassName.');
   }

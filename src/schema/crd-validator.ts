@@ -198,13 +198,16 @@ function versionsOf(crd: unknown): VersionEntry[] {
 /**
  * Returns a copy of a structural schema in which every object with declared `properties` rejects
  * other properties, unless Kubernetes keeps unknown fields there. Objects embedding a resource get
- * the implicit `apiVersion`/`kind`/`metadata` properties.
+ * the implicit `apiVersion`/`kind`/`metadata` properties. A keyword set to null is left out, as the
+ * API server's decoding into its Go type leaves it unset (openshift/api's Route CRD writes
+ * `anyOf: null` beside `x-kubernetes-int-or-string`).
  */
 function closeObjects(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(closeObjects);
   if (!isRecord(schema)) return schema;
   const copy: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
+    if (v === null) continue;
     copy[k] = k === 'properties' && isRecord(v)
       ? Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, closeObjects(sub)]))
       : closeObjects(v);

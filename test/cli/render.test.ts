@@ -514,3 +514,42 @@ describe('kube-inference render: objects valid as a whole', () => {
     expect(r.stderr).toContain(`  - ${message}`);
   });
 });
+
+describe('kube-inference render: an OpenShift Route where asked', () => {
+  const doc = (network: string, server = '') =>
+    `apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: a, namespace: ai}\nspec:\n  network: ${network}\n  server:\n    distribution: {name: starter}\n${server}`;
+  const route = (out: string) => parseAllDocuments(out).map((d) => d.toJS()).find((o) => o.kind === 'Route');
+
+  test('exposeAs: Route renders a Route instead of the Ingress, accepted by openshift/api\'s Route CRD', async () => {
+    const r = await cli(['render', '-'], { stdin: doc('{exposeRoute: true, exposeAs: Route}') });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(kinds(r.stdout)).toEqual(['ServiceAccount/a-sa', 'Deployment/a', 'Service/a-service', 'Route/a-route']);
+    expect(route(r.stdout)).toMatchObject({
+      apiVersion: 'route.openshift.io/v1',
+      spec: { to: { kind: 'Service', name: 'a-service', weight: 100 }, port: { targetPort: 'http' }, tls: { termination: 'edge', insecureEdgeTerminationPolicy: 'Redirect' } },
+    });
+    const dir = tmp();
+    writeFileSync(join(dir, 'a.yaml'), r.stdout);
+    expect(await cli(['validate', '--strict', join(dir, 'a.yaml')])).toMatchObject({ code: 0 });
+  });
+
+  test('a server serving TLS gets a passthrough Route; the CRD\'s own rules refuse what OpenShift refuses', async () => {
+    const r = await cli(['render', '-'], { stdin: doc('{exposeRoute: true, exposeAs: Route}', '    healthCheck: https\n') });
+    expect(route(r.stdout).spec.tls).toEqual({ termination: 'passthrough', insecureEdgeTerminationPolicy: 'Redirect' });
+    // The CRD's CEL rule, as the API server would run it: passthrough cannot allow plain HTTP.
+    const dir = tmp();
+    writeFileSync(join(dir, 'a.yaml'), r.stdout.replace('insecureEdgeTerminationPolicy: Redirect', 'insecureEdgeTerminationPolicy: Allow'));
+    const v = await cli(['validate', join(dir, 'a.yaml')]);
+    expect(v.code).toBe(1);
+    expect(v.stdout + v.stderr).toContain('cannot have both spec.tls.termination: passthrough and spec.tls.insecureEdgeTerminationPolicy: Allow');
+  });
+
+  test('mistakes name the document\'s fields', async () => {
+    const r = await cli(['render', '-'], { stdin: doc('{exposeRoute: true, exposeAs: Rout, ingressClassName: nginx}') });
+    expect(r.stderr).toContain('  - spec.network.exposeAs: expected one of Ingress, Route, got string "Rout"');
+    const both = await cli(['render', '-'], { stdin: doc('{exposeRoute: true, exposeAs: Route, ingressClassName: nginx}') });
+    expect(both.stderr).toContain('  - spec.network.ingressClassName: is the Ingress\'s: a Route is served by the OpenShift router.');
+    const alone = await cli(['render', '-'], { stdin: doc('{exposeAs: Route}') });
+    expect(alone.stderr).toContain('  - spec.network.exposeAs: says what network.expose renders: set network.expose to true, or remove exposeAs.');
+  });
+});

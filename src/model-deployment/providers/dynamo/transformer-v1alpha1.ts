@@ -10,10 +10,10 @@ import type {
   DynamoGraphDeploymentSpecServices,
   DynamoGraphDeploymentSpecServicesResourcesLimits,
 } from '../../../imports/dynamo-graph-deployment.generated';
+import { defineCustomResource } from '../../../kubernetes-objects';
 import { DEFAULT_GPU_TYPE } from '../../resolved-spec';
 import { Toleration } from '../../types';
 import { KubePodIdentity, literalArg, nonEmpty } from '../common';
-import { defineCustomResource } from '../custom-resource';
 
 /** Pod-level settings shared by every component. */
 export interface DynamoPodSettings {

@@ -8,10 +8,9 @@ import { KaitoSettings } from './overrides';
 import { KAITO_SERVICE_PORT } from './status';
 import { KaitoApiVersion } from './workspace';
 import type { InferenceSetProps, InferenceSetSpecTemplateInference, InferenceSetV1Beta1Props } from '../../../imports/kaito-inference-set.generated';
-import { defineObject } from '../../../kubernetes-objects';
+import { defineObject, defineCustomResource } from '../../../kubernetes-objects';
 import { MODEL_DEPLOYMENT_LABEL } from '../../metadata';
 import { RenderContext } from '../../provider';
-import { defineCustomResource } from '../custom-resource';
 
 /**
  * The label KAITO puts on every Workspace of an InferenceSet and, for presets, on their pods

@@ -6,8 +6,8 @@ import { kaitoMatchLabels, renderKaitoInference } from './inference';
 import { renderInferenceSet } from './inference-set';
 import { KaitoSettings } from './overrides';
 import type { WorkspaceInference, WorkspaceProps, WorkspaceV1Beta1Props } from '../../../imports/kaito-workspace.generated';
+import { defineCustomResource } from '../../../kubernetes-objects';
 import { RenderContext } from '../../provider';
-import { defineCustomResource } from '../custom-resource';
 
 /** The API versions this translation produces (Workspace and InferenceSet alike). */
 export type KaitoApiVersion = 'kaito.sh/v1beta1' | 'kaito.sh/v1alpha1';

@@ -8,11 +8,11 @@ import type {
   RayServiceSpecRayClusterConfigWorkerGroupSpecs,
   RayServiceSpecRayClusterConfigWorkerGroupSpecsTemplateSpecContainersResourcesLimits as WorkerQuantity,
 } from '../../../imports/ray-service.generated';
+import { defineCustomResource } from '../../../kubernetes-objects';
 import { overrideValue } from '../../overrides';
 import { RenderContext } from '../../provider';
 import { ResolvedComponent } from '../../resolved-spec';
 import { KubePodIdentity, kubeEnv, kubeTolerations, nonEmpty, podIdentity } from '../common';
-import { defineCustomResource } from '../custom-resource';
 
 /** Resources of the head unless overridden. */
 export const RAY_HEAD_DEFAULTS = { cpu: '2', memory: '4Gi' };
