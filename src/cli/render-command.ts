@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'path';
 import { Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
-import { apiGroupOf } from '../checks';
+import { apiGroupOf, DNS1123_LABEL } from '../checks';
 import { ValidationError } from '../errors';
 import { describeFsError, writeFilesAtomically } from '../run-config/files';
 import { synthesizeObjects } from '../synth';
@@ -175,8 +175,20 @@ function passThroughProblem(doc: any): string | undefined {
   if (typeof doc?.apiVersion !== 'string' || typeof doc?.kind !== 'string' || typeof doc?.metadata?.name !== 'string' || doc.metadata.name === '') {
     return `not a Kubernetes object: ${expected}, or any other object with apiVersion, kind and metadata.name, which passes through unchanged; ${found}.`;
   }
+  // What the API server refuses in any object, and what would lead a file written with -o elsewhere.
+  if (!KIND.test(doc.kind)) return `kind ${JSON.stringify(doc.kind)} is not a Kubernetes kind (letters and digits, starting with a letter).`;
+  const { name, namespace } = doc.metadata;
+  if (name === '.' || name === '..' || /[/%]/.test(name)) {
+    return `metadata.name ${JSON.stringify(name)} is not a name the API server takes: it may not be '.' or '..' or contain '/' or '%'.`;
+  }
+  if (namespace !== undefined && (typeof namespace !== 'string' || namespace.length > 63 || !DNS1123_LABEL.test(namespace))) {
+    return `metadata.namespace ${JSON.stringify(namespace)} is not a namespace name (a DNS-1123 label, at most 63 characters).`;
+  }
   return undefined;
 }
+
+/** A Kubernetes kind: a CamelCase identifier. */
+const KIND = /^[A-Za-z][A-Za-z0-9]*$/;
 
 /**
  * Records which document renders each object (by API group, kind, namespace and name) and returns an

@@ -23,7 +23,7 @@ import { checkUserVolumes, initContainers, PodPlan, podSecurityContext, Resource
 import { autoscalerSpec, disruptionBudgetSpec, podPlacement } from './scaling';
 import { initScripts } from './scripts';
 import { serverResources } from './server-process';
-import { appConfigMaps, configMapsUsedBy, hashOfAppConfigMaps } from './used-config-maps';
+import { configMapsUsedBy, hashOfAppConfigMaps, userConfigMap } from './used-config-maps';
 import { MAX_NAME_LENGTH, validateProps } from './validate';
 
 /** Props of {@link LlamaStackWithProviders}. */
@@ -273,6 +273,8 @@ export class LlamaStackWithProviders extends Construct {
   public readonly service: ApiObject;
   /** The rendered Ingress, with `network.expose`. */
   public readonly ingress?: ApiObject;
+  /** The rendered OpenShift Route, with `network.expose` and `exposeAs: 'Route'`. */
+  public readonly route?: ApiObject;
   /**
    * True when the config was merged at synth time (every provider's metadata and the config were
    * known): the pod runs neither the extraction nor the merge step.
@@ -451,7 +453,7 @@ export class LlamaStackWithProviders extends Construct {
       defineObject(this, 'disruption-budget', 'PodDisruptionBudget', { metadata: metadata(`${this.name}-pdb`), spec: budget });
     }
     if (props.network?.expose && props.network.exposeAs === 'Route') {
-      defineCustomResource<RouteProps>(this, 'route', { apiVersion: 'route.openshift.io/v1', kind: 'Route' }, {
+      this.route = defineCustomResource<RouteProps>(this, 'route', { apiVersion: 'route.openshift.io/v1', kind: 'Route' }, {
         metadata: metadata(`${this.name}-route`), spec: routeSpec(this.serviceName, plan.healthCheck === 'https'),
       });
     } else if (props.network?.expose) {
@@ -464,32 +466,6 @@ export class LlamaStackWithProviders extends Construct {
       });
     }
   }
-}
-
-/** The config files llama-stack releases read: `config.yaml` from 0.4, `run.yaml` before. */
-const CONFIG_FILE_NAMES = ['config.yaml', 'run.yaml'];
-
-/**
- * The user's ConfigMap and the key the server reads. When the app defines that ConfigMap (a render
- * input carrying it, as the operator's samples do), its keys are checked now: a missing key would
- * only show as a crash-looping pod. Without a key given, a ConfigMap holding only the other release's
- * file name (`run.yaml` for a 0.4+ release) is read by that name, with a warning.
- */
-function userConfigMap(scope: Construct, user: UserConfig, configFileName: string, namespace: string | undefined, problems: ProblemCollector): PodPlan['configMap'] {
-  const name = user.configMapName!;
-  const key = user.configMapKey ?? configFileName;
-  const known = appConfigMaps(scope, [name], namespace).get(name);
-  const keys = known === undefined ? undefined : [...Object.keys(known.data ?? {}), ...Object.keys(known.binaryData ?? {})];
-  if (keys === undefined || keys.includes(key)) return { name, key };
-  const other = CONFIG_FILE_NAMES.find((k) => keys.includes(k));
-  if (user.configMapKey === undefined && other !== undefined) {
-    addWarning(scope, `userConfig: the ConfigMap '${name}' has no key ${key}, the config file of this llama-stack release; the server reads its ${other}. `
-      + `Set userConfig.configMapKey to ${other} to say so, or rename the key.`);
-    return { name, key: other };
-  }
-  problems.add(user.configMapKey === undefined ? 'userConfig.configMapName' : 'userConfig.configMapKey', `the ConfigMap '${name}' has no key ${key} `
-    + `(its keys: ${keys.join(', ') || 'none'}): the server would not find its config. Set userConfig.configMapKey to the key holding the config.`);
-  return { name, key };
 }
 
 function sha256(text: string): string {

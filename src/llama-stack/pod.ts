@@ -429,12 +429,6 @@ function mergeContainer(plan: PodPlan): IContainer {
  * would find them: a volume name used twice, a mount of a volume the pod does not have, two mounts at
  * one path of the server container.
  */
-/** What the first mount at `path` holds, for a message. */
-function mountedThere(mounts: readonly IVolumeMount[], path: string): string {
-  const name = mounts.find((m) => m.mountPath === path)!.name;
-  return name === VOLUMES.userConfig || name === VOLUMES.mergedConfig ? 'the config' : `the volume ${name}`;
-}
-
 export function checkUserVolumes(plan: PodPlan, podVolumes: readonly IVolume[], server: IContainer, problems: ProblemCollector): void {
   // The user's volumes and mounts come last (see volumes() and serverContainer()).
   const names = new Set(podVolumes.slice(0, podVolumes.length - plan.extraVolumes.length).map((v) => v.name));
@@ -462,4 +456,10 @@ export function checkUserVolumes(plan: PodPlan, podVolumes: readonly IVolume[], 
     }
     paths.add(m.mountPath);
   });
+}
+
+/** What the first mount at `path` holds, for a message. */
+function mountedThere(mounts: readonly IVolumeMount[], path: string): string {
+  const name = mounts.find((m) => m.mountPath === path)!.name;
+  return name === VOLUMES.userConfig || name === VOLUMES.mergedConfig ? 'the config' : `the volume ${name}`;
 }

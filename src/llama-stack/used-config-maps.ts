@@ -2,6 +2,10 @@ import { createHash } from 'crypto';
 import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
+import type { UserConfig } from './options';
+import type { PodPlan } from './pod';
+import { ProblemCollector } from '../errors';
+import { addWarning } from '../warnings';
 
 /**
  * The ConfigMaps a pod reads, by name: mounted (directly or projected) or read into its containers'
@@ -58,4 +62,32 @@ export function hashOfAppConfigMaps(owner: IConstruct, names: readonly string[],
 
 function isWithin(c: IConstruct, owner: IConstruct): boolean {
   return c.node.path === owner.node.path || c.node.path.startsWith(`${owner.node.path}/`);
+}
+
+/** The config files llama-stack releases read: `config.yaml` from 0.4, `run.yaml` before. */
+const CONFIG_FILE_NAMES = ['config.yaml', 'run.yaml'];
+
+/**
+ * The user's ConfigMap and the key the server reads. When the app defines that ConfigMap (a render
+ * input carrying it, as the operator's samples do), its keys are checked now: a missing key would
+ * only show as a crash-looping pod. Without a key given, a ConfigMap holding only the other release's
+ * file name (`run.yaml` for a 0.4+ release) is read by that name, with a warning.
+ */
+export function userConfigMap(
+  scope: IConstruct, user: UserConfig, configFileName: string, namespace: string | undefined, problems: ProblemCollector,
+): PodPlan['configMap'] {
+  const name = user.configMapName!;
+  const key = user.configMapKey ?? configFileName;
+  const known = appConfigMaps(scope, [name], namespace).get(name);
+  const keys = known === undefined ? undefined : [...Object.keys(known.data ?? {}), ...Object.keys(known.binaryData ?? {})];
+  if (keys === undefined || keys.includes(key)) return { name, key };
+  const other = CONFIG_FILE_NAMES.find((k) => keys.includes(k));
+  if (user.configMapKey === undefined && other !== undefined) {
+    addWarning(scope, `userConfig: the ConfigMap '${name}' has no key ${key}, the config file of this llama-stack release; the server reads its ${other}. `
+      + `Set userConfig.configMapKey to ${other} to say so, or rename the key.`);
+    return { name, key: other };
+  }
+  problems.add(user.configMapKey === undefined ? 'userConfig.configMapName' : 'userConfig.configMapKey', `the ConfigMap '${name}' has no key ${key} `
+    + `(its keys: ${keys.join(', ') || 'none'}): the server would not find its config. Set userConfig.configMapKey to the key holding the config.`);
+  return { name, key };
 }

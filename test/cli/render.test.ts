@@ -553,3 +553,18 @@ describe('kube-inference render: an OpenShift Route where asked', () => {
     expect(alone.stderr).toContain('  - spec.network.exposeAs: says what network.expose renders: set network.expose to true, or remove exposeAs.');
   });
 });
+
+describe('kube-inference render: hostile objects passed through', () => {
+  test.each([
+    ['a kind with a path in it', 'apiVersion: v1\nkind: ../../x\nmetadata: {name: a}\n', 'kind "../../x" is not a Kubernetes kind'],
+    ['a name with a path in it', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ../../etc/x}\n', 'metadata.name "../../etc/x" is not a name the API server takes'],
+    ['a name of ..', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ..}\n', 'metadata.name ".." is not a name the API server takes'],
+    ['a namespace with a path in it', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: ../b}\n', 'metadata.namespace "../b" is not a namespace name'],
+  ])('%s is refused, and nothing is written', async (_, stdin, message) => {
+    const dir = tmp();
+    const r = await cli(['render', '-', '-o', join(dir, 'out')], { stdin });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(message);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
