@@ -23,7 +23,7 @@ import { checkUserVolumes, initContainers, PodPlan, podSecurityContext, Resource
 import { autoscalerSpec, disruptionBudgetSpec, podPlacement } from './scaling';
 import { initScripts } from './scripts';
 import { serverResources } from './server-process';
-import { configMapsUsedBy, hashOfAppConfigMaps, userConfigMap } from './used-config-maps';
+import { CONFIG_MAPS_HASH_ANNOTATION, configMapsUsedBy, hashOfAppConfigMaps, userConfigMap } from './used-config-maps';
 import { MAX_NAME_LENGTH, validateProps } from './validate';
 
 /** Props of {@link LlamaStackWithProviders}. */
@@ -162,6 +162,13 @@ export interface LlamaStackWithProvidersProps {
    * @default - none
    */
   readonly imagePullSecrets?: string[];
+  /**
+   * More annotations of the pods (their template), for the tools that read them (a sidecar injector,
+   * a metrics scraper), or a hash of configuration kept elsewhere, so that changing it rolls the pods.
+   * The construct's own annotations (`kube-inference.io/*-hash`) win over an annotation of the same key.
+   * @default - only the construct's hashes
+   */
+  readonly podAnnotations?: { [key: string]: string };
   /**
    * Node selector of the pods (e.g. for GPU nodes).
    * @default - none
@@ -421,7 +428,7 @@ export class LlamaStackWithProviders extends Construct {
     const annotations = Lazy.any({
       produce: () => {
         const hash = hashOfAppConfigMaps(this, usedConfigMaps, namespace);
-        const all = { ...podAnnotations, ...(hash !== undefined ? { [`${LABEL_DOMAIN}/configmaps-hash`]: hash } : {}) };
+        const all = { ...props.podAnnotations, ...podAnnotations, ...(hash !== undefined ? { [CONFIG_MAPS_HASH_ANNOTATION]: hash } : {}) };
         return Object.keys(all).length > 0 ? all : undefined;
       },
     });

@@ -16,7 +16,7 @@ export const LLAMA_STACK_PROPS: readonly string[] = [
   'serviceAccountName', 'automountServiceAccountToken', 'imagePullSecrets', 'nodeSelector', 'tolerations',
   'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'llamaStackVersion', 'network',
   'autoscaling', 'podDisruptionBudget', 'topologySpreadConstraints', 'volumes', 'volumeMounts', 'terminationGracePeriodSeconds',
-  'caBundle', 'operatorSelector', 'healthCheck', 'workers', 'containerName', 'command', 'args',
+  'caBundle', 'operatorSelector', 'healthCheck', 'workers', 'containerName', 'command', 'args', 'podAnnotations',
 ];
 /** The fields of a pod volume: `name` and the sources of the Kubernetes releases supported (`image` from 1.31). */
 const VOLUME_FIELDS = [
@@ -79,6 +79,7 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   }
   check.list(p.imagePullSecrets, 'imagePullSecrets')?.forEach((v, i) => check.string(v, `imagePullSecrets[${i}]`, { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT }));
   check.labelMap(p.nodeSelector, 'nodeSelector', 'label');
+  check.labelMap(p.podAnnotations, 'podAnnotations', 'annotation');
   check.list(p.tolerations, 'tolerations')?.forEach((v, i) => check.object(v, `tolerations[${i}]`, ['key', 'operator', 'value', 'effect', 'tolerationSeconds']));
   const security = check.object(p.podSecurity, 'podSecurity', ['runAsUser', 'runAsGroup', 'fsGroup', 'restricted', 'idsFromPlatform']);
   check.boolean(security?.idsFromPlatform, 'podSecurity.idsFromPlatform');

@@ -5,6 +5,7 @@ import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { UserConfig } from './options';
 import type { PodPlan } from './pod';
 import { ProblemCollector } from '../errors';
+import { LABEL_DOMAIN } from '../labels';
 import { addWarning } from '../warnings';
 
 /**
@@ -56,9 +57,25 @@ export function appConfigMaps(owner: IConstruct, names: readonly string[], names
 export function hashOfAppConfigMaps(owner: IConstruct, names: readonly string[], namespace: string | undefined): string | undefined {
   const found = appConfigMaps(owner, names, namespace);
   if (found.size === 0) return undefined;
-  const content = [...found.keys()].sort().map((name) => [name, { data: found.get(name).data ?? {}, binaryData: found.get(name).binaryData ?? {} }]);
+  return hashOfConfigMaps([...found.values()].map((c) => ({ name: c.metadata.name, data: c.data, binaryData: c.binaryData })));
+}
+
+/** The content of a ConfigMap, as {@link hashOfConfigMaps} reads it. */
+export interface ConfigMapContent {
+  readonly name: string;
+  readonly data?: { readonly [key: string]: string };
+  readonly binaryData?: { readonly [key: string]: string };
+}
+
+/** The hash of `kube-inference.io/configmaps-hash`: the ConfigMaps' names and contents, in name order. */
+export function hashOfConfigMaps(configMaps: readonly ConfigMapContent[]): string {
+  const content = [...configMaps].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((c) => [c.name, { data: c.data ?? {}, binaryData: c.binaryData ?? {} }]);
   return createHash('sha256').update(JSON.stringify(content)).digest('hex');
 }
+
+/** The annotation of the pods' template holding {@link hashOfConfigMaps}. */
+export const CONFIG_MAPS_HASH_ANNOTATION = `${LABEL_DOMAIN}/configmaps-hash`;
 
 function isWithin(c: IConstruct, owner: IConstruct): boolean {
   return c.node.path === owner.node.path || c.node.path.startsWith(`${owner.node.path}/`);

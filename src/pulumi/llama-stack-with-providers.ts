@@ -4,6 +4,7 @@ import { DeferredValues } from './deferred-values';
 import { ConfigValue, deferProviderConfig, PulumiProviderConfigValue } from './provider-config';
 import { ProblemCollector } from '../errors';
 import { renderComponent } from './render-component';
+import { CONFIG_MAPS_HASH_ANNOTATION, hashOfConfigMaps } from '../llama-stack/used-config-maps';
 
 /** An external provider whose image may be a Pulumi output (e.g. an image built in the same program). */
 export interface PulumiExternalProvider extends Omit<cdk8s.ExternalProvider, 'image' | 'config'> {
@@ -20,6 +21,29 @@ export interface PulumiExternalProvider extends Omit<cdk8s.ExternalProvider, 'im
 
 /** External providers by API, as in the cdk8s construct. */
 export type PulumiExternalProviders = { readonly [S in keyof cdk8s.ExternalProviders]?: PulumiExternalProvider[] };
+
+/** The user's config: the construct's, where the ConfigMap may come from the same program. */
+export interface PulumiUserConfig extends Omit<cdk8s.UserConfig, 'configMapName'> {
+  /**
+   * Name of an existing ConfigMap (same namespace) holding the config; may be an output.
+   * @default - none; give `configMap` or `config` instead
+   */
+  readonly configMapName?: pulumi.Input<string>;
+  /**
+   * A ConfigMap of this program holding the config, in place of `configMapName`: its content is
+   * hashed into the pods' template (`kube-inference.io/configmaps-hash`), so that changing it rolls
+   * the pods, also when the ConfigMap keeps its name (an explicit `metadata.name`).
+   * @default - none
+   */
+  readonly configMap?: ConfigMapResource;
+}
+
+/** What the component reads of a `k8s.core.v1.ConfigMap`. */
+export interface ConfigMapResource {
+  readonly metadata: pulumi.Output<{ readonly name?: string }>;
+  readonly data: pulumi.Output<{ readonly [key: string]: string } | undefined>;
+  readonly binaryData: pulumi.Output<{ readonly [key: string]: string } | undefined>;
+}
 
 /**
  * Args of the Pulumi {@link LlamaStackWithProviders}: the props of the cdk8s construct, where the
@@ -45,15 +69,40 @@ export interface LlamaStackWithProvidersArgs extends Omit<cdk8s.LlamaStackWithPr
    */
   readonly serviceAccountName?: pulumi.Input<string>;
   /**
-   * The user's Llama Stack config; `configMapName` may be an output.
+   * The user's Llama Stack config; `configMapName` may be an output, and `configMap` a ConfigMap of
+   * the same program.
    * @default - the distribution's config
    */
-  readonly userConfig?: Omit<cdk8s.UserConfig, 'configMapName'> & { readonly configMapName?: pulumi.Input<string> };
+  readonly userConfig?: PulumiUserConfig;
   /**
    * External providers by API.
    * @default - none
    */
   readonly externalProviders?: PulumiExternalProviders;
+}
+
+/**
+ * The construct's `userConfig`, and with a ConfigMap of the program, its name and the hash of its
+ * content as `podAnnotations` (both known once the ConfigMap is).
+ */
+function userConfigProps(args: LlamaStackWithProvidersArgs, deferred: DeferredValues, problems: ProblemCollector)
+  : { userConfig: cdk8s.UserConfig | undefined; podAnnotations?: { [key: string]: string } } {
+  const user = args.userConfig;
+  if (user === undefined) return { userConfig: undefined };
+  const { configMap, configMapName, ...rest } = user;
+  if (configMap === undefined) return { userConfig: { ...rest, configMapName: deferred.placeholder(configMapName, 'name') } };
+  if (configMapName !== undefined || rest.config !== undefined) {
+    problems.add('userConfig.configMap', 'expected exactly one of configMap, configMapName and config.');
+    return { userConfig: undefined };
+  }
+  // Pulumi names a ConfigMap without metadata.name itself: known once it is registered.
+  const name = configMap.metadata.apply((m) => m?.name ?? '');
+  const hash = pulumi.all([name, configMap.data, configMap.binaryData])
+    .apply(([n, data, binaryData]) => hashOfConfigMaps([{ name: n, data, binaryData }]));
+  return {
+    userConfig: { ...rest, configMapName: deferred.placeholder(name, 'name') },
+    podAnnotations: { ...args.podAnnotations, [CONFIG_MAPS_HASH_ANNOTATION]: deferred.placeholder(hash, 'name') as string },
+  };
 }
 
 /**
@@ -85,7 +134,7 @@ export class LlamaStackWithProviders extends pulumi.ComponentResource {
       distribution: { ...args.distribution, image: deferred.placeholder(args.distribution.image, 'image') },
       mergeImage: deferred.placeholder(args.mergeImage, 'image'),
       serviceAccountName: deferred.placeholder(args.serviceAccountName, 'name'),
-      userConfig: args.userConfig && { ...args.userConfig, configMapName: deferred.placeholder(args.userConfig.configMapName, 'name') },
+      ...userConfigProps(args, deferred, problems),
       externalProviders: args.externalProviders && Object.fromEntries(Object.entries(args.externalProviders).map(([section, list]) => [
         section,
         list?.map((p, i) => ({

@@ -577,6 +577,17 @@ describe('LlamaStackWithProviders: ConfigMaps of the same app roll the pods', ()
     })).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  test('podAnnotations go on the pods; the construct\'s own hashes win over the same keys', () => {
+    const template = find(render({
+      distribution: { name: 'starter' },
+      userConfig: { config: { version: 2 } },
+      podAnnotations: { 'sidecar.opentelemetry.io/inject': 'true', 'kube-inference.io/config-hash': 'mine' },
+    }), 'Deployment').spec.template;
+    expect(template.metadata.annotations['sidecar.opentelemetry.io/inject']).toBe('true');
+    expect(template.metadata.annotations['kube-inference.io/config-hash']).toMatch(/^[0-9a-f]{64}$/);
+    expect(errorOf({ distribution: { name: 'starter' }, podAnnotations: { 'bad key!': 'x' } })).toContain('podAnnotations');
+  });
+
   test('no ConfigMap of the app (one of the cluster), or one of another namespace: no hash', () => {
     expect(synth([])).toBeUndefined();
     expect(synth([{ name: 'cfg', namespace: 'other', data: { a: 'b' } }])).toBeUndefined();

@@ -1,6 +1,6 @@
 import * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
-import { Testing } from 'cdk8s';
+import { ApiObject, Testing } from 'cdk8s';
 import { mockPulumi, settled, valueOf } from './mocks';
 import * as cdk8s from '../../src';
 import { LlamaStackWithProviders } from '../../src/pulumi';
@@ -72,6 +72,29 @@ describe('Pulumi LlamaStackWithProviders', () => {
     // The image also sits inside a larger string (the crd-config document): substituted there too.
     expect(JSON.parse(install.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value).image).toBe('quay.io/acme/vllm-provider:1.2.3');
     expect(JSON.stringify(ofComponent('deferred').map((r) => r.inputs))).not.toMatch(/deferred-[0-9a-f]{16}-\d/);
+  });
+
+  test('a ConfigMap of the program: its name, and its content hashed into the pods\' template, so changing it rolls them', async () => {
+    const hashOf = async (name: string, data: Record<string, string>) => {
+      const cm = new k8s.core.v1.ConfigMap(`${name}-cm`, { metadata: { name: 'stack-config' }, data });
+      const component = new LlamaStackWithProviders(name, { distribution: { name: 'starter' }, userConfig: { configMap: cm } });
+      await settled(component.resources);
+      const pod = ofComponent(name).find((r) => r.type === 'kubernetes:apps/v1:Deployment')!.inputs.spec.template;
+      expect(pod.spec.volumes).toContainEqual({ name: 'user-config', configMap: { name: 'stack-config' } });
+      return pod.metadata.annotations['kube-inference.io/configmaps-hash'];
+    };
+    const a = await hashOf('cm-a', { 'config.yaml': 'version: 2\n' });
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(await hashOf('cm-b', { 'config.yaml': 'version: 2\n' })).toBe(a);
+    expect(await hashOf('cm-c', { 'config.yaml': 'version: 3\n' })).not.toBe(a);
+    // The same hash the construct computes for a ConfigMap of its cdk8s app.
+    const chart = Testing.chart();
+    new cdk8s.LlamaStackWithProviders(chart, 's', { name: 's', distribution: { name: 'starter' }, userConfig: { configMapName: 'stack-config' } });
+    new ApiObject(chart, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stack-config' }, data: { 'config.yaml': 'version: 2\n' } });
+    expect(Testing.synth(chart).find((o) => o.kind === 'Deployment').spec.template.metadata.annotations['kube-inference.io/configmaps-hash']).toBe(a);
+    expect(() => new LlamaStackWithProviders('cm-both', {
+      distribution: { name: 'starter' }, userConfig: { configMap: new k8s.core.v1.ConfigMap('cm-both-cm', {}), configMapName: 'x' },
+    })).toThrow('userConfig.configMap: expected exactly one of configMap, configMapName and config.');
   });
 
   test('invalid props fail before anything is registered, with the construct\'s message', () => {
