@@ -40,7 +40,8 @@ export function appConfigMaps(owner: IConstruct, names: readonly string[], names
   const wanted = new Set(names);
   const found = new Map<string, any>();
   for (const c of owner.node.root.node.findAll()) {
-    if (!(c instanceof ApiObject) || c.kind !== 'ConfigMap' || c.apiVersion !== 'v1' || isWithin(c, owner)) continue;
+    // By name first: rendering every ConfigMap of a large app for every server would be quadratic.
+    if (!(c instanceof ApiObject) || c.kind !== 'ConfigMap' || c.apiVersion !== 'v1' || !wanted.has(c.name) || isWithin(c, owner)) continue;
     const json = c.toJson();
     const ns = json.metadata?.namespace ?? Chart.of(c).namespace;
     if (wanted.has(json.metadata?.name) && (ns === undefined || ns === namespace)) found.set(json.metadata.name, json);
