@@ -114,12 +114,13 @@ const docgenCheck = project.addTask('docgen:check', { description: 'Fail when AP
 docgenCheck.exec('node scripts/docgen.mjs --check');
 
 // The test command compiles first (CLI tests run the built binary), sets up the Llama Stack test
-// environments (real llama-stack releases and provider wheels from PyPI, cached by lock hash) and the
-// upstream admission checker (KubeRay's own validation, built from its Go module), runs jest,
-// then checks generated files.
+// environments (real llama-stack releases and provider wheels from PyPI, cached by lock hash), the
+// upstream admission checker (KubeRay's own validation, built from its Go module) and the real
+// Kubernetes API server with its etcd (built from the Go module proxy), runs jest, then checks
+// generated files.
 project.testTask.prependSpawn(project.addTask('test:setup', {
-  description: 'Set up the cached test environments: Llama Stack (scripts/test-setup/llama-stack-envs.mjs) and the upstream admission checker (scripts/test-setup/upstream-admission.mjs)',
-  exec: 'node scripts/test-setup/llama-stack-envs.mjs && node scripts/test-setup/upstream-admission.mjs',
+  description: 'Set up the cached test environments: Llama Stack (scripts/test-setup/llama-stack-envs.mjs), the upstream admission checker (scripts/test-setup/upstream-admission.mjs) and kube-apiserver with etcd (scripts/test-setup/kube-apiserver.mjs)',
+  exec: 'node scripts/test-setup/llama-stack-envs.mjs && node scripts/test-setup/upstream-admission.mjs && node scripts/test-setup/kube-apiserver.mjs',
 }));
 project.testTask.prependSpawn(project.compileTask);
 project.testTask.spawn(docgenCheck);

@@ -31,7 +31,7 @@ export interface AdmissionResult {
 const SETUP = 'node scripts/test-setup/upstream-admission.mjs (npm test runs it before jest)';
 
 interface Index {
-  readonly binary?: string;
+  readonly binaries?: { readonly 'upstream-admission'?: string };
   readonly skipped?: string;
 }
 
@@ -47,8 +47,9 @@ function checker(): { binary: string } | { reason: string } {
   } catch (e) {
     return (found = { reason: `no index at ${file} (${(e as Error).message}); run ${SETUP}` });
   }
-  if (index.binary && fs.existsSync(index.binary)) return (found = { binary: index.binary });
-  return (found = { reason: index.skipped ?? `${index.binary} listed in ${file} does not exist; run ${SETUP}` });
+  const binary = index.binaries?.['upstream-admission'];
+  if (binary && fs.existsSync(binary)) return (found = { binary });
+  return (found = { reason: index.skipped ?? `${binary} listed in ${file} does not exist; run ${SETUP}` });
 }
 
 /** For `describeWhen`: whether upstream admission can run here. */

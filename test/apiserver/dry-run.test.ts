@@ -1,0 +1,75 @@
+/**
+ * What the library renders, sent to a real Kubernetes API server (test/apiserver/server.ts) with
+ * server-side dry-run and strict field validation, into namespaces that enforce Pod Security
+ * `restricted`, with the vendored CRDs installed: every object must be accepted, without a warning.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { Cluster, DryRunResult } from './cluster';
+import { ApiServer, apiServerSupport, apiServerVersion } from './server';
+import { cli } from '../cli/run';
+import { find, render, THREE_PROVIDERS } from '../llama-stack/helpers';
+import { describeWhen } from '../sandbox/host';
+
+const ROOT = path.join(__dirname, '..', '..');
+const SAMPLES = path.join(ROOT, 'test', 'fixtures', 'operator-samples');
+const NAMESPACE = 'kube-inference-tests';
+
+const objectsOf = (yaml: string) => parseAllDocuments(yaml).map((d) => d.toJS()).filter((o) => o !== null);
+
+describeWhen(`rendered objects on a real API server (kube-apiserver ${apiServerVersion()})`, apiServerSupport(), 'kube-apiserver and etcd (built by the test set-up)', () => {
+  let server: ApiServer;
+  let cluster: Cluster;
+  let checked = 0;
+  beforeAll(async () => {
+    server = await ApiServer.start();
+    cluster = new Cluster(server);
+    await cluster.installVendoredCrds();
+  }, 180_000);
+  afterAll(async () => {
+    // eslint-disable-next-line no-console
+    console.log(`kube-apiserver ${apiServerVersion()} checked ${checked} rendered objects`);
+    await server?.stop();
+  });
+
+  const expectAccepted = (results: DryRunResult[]) => {
+    checked += results.length;
+    expect(results.filter((r) => !r.accepted || r.warnings.length > 0)).toEqual([]);
+  };
+
+  test('the examples\' committed manifests', async () => {
+    for (const example of ['llama-stack-app', 'model-deployment-app']) {
+      const dir = path.join(ROOT, 'examples', example, 'dist');
+      for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.yaml'))) {
+        expectAccepted(await cluster.dryRun(objectsOf(fs.readFileSync(path.join(dir, file), 'utf8')), NAMESPACE));
+      }
+    }
+  });
+
+  test('the operator\'s samples as render writes them', async () => {
+    for (const file of ['', 'v1alpha1'].flatMap((d) => fs.readdirSync(path.join(SAMPLES, d)).filter((f) => f.endsWith('.yaml')).map((f) => path.join(SAMPLES, d, f)))) {
+      const r = await cli(['render', file]);
+      expect(r.code).toBe(0);
+      expectAccepted(await cluster.dryRun(objectsOf(r.stdout), NAMESPACE));
+    }
+  });
+
+  test.each([
+    ['providers, a CA bundle of several keys, storage, workers', { ...THREE_PROVIDERS, caBundle: { configMapName: 'ca', configMapKeys: ['a.crt', 'b.crt'] }, storage: { size: '5Gi' }, workers: 2 }],
+    ['replicas, autoscaling, network, a Route', { distribution: { name: 'starter' }, replicas: 3, autoscaling: { maxReplicas: 5 }, network: { expose: true, exposeAs: 'Route' as const, allowedFrom: { namespaces: ['web'], labels: ['team'] } } }],
+    ['ids left to the platform, an inline config', { ...THREE_PROVIDERS, podSecurity: { idsFromPlatform: true }, userConfig: { config: { version: 2, apis: ['inference'] } } }],
+  ])('LlamaStackWithProviders: %s', async (_, props) => {
+    expectAccepted(await cluster.dryRun(render(props), NAMESPACE));
+  });
+
+  test('the server refuses what it should, in its own words: an unknown field, a privileged pod', async () => {
+    const deployment = find(render({ distribution: { name: 'starter' } }), 'Deployment');
+    const [unknown] = await cluster.dryRun([{ ...deployment, spec: { ...deployment.spec, replicaz: 2 } }], NAMESPACE);
+    expect(unknown).toMatchObject({ accepted: false, error: expect.stringContaining('unknown field "spec.replicaz"') });
+    const [relaxed] = await cluster.dryRun([find(render({ distribution: { name: 'starter' }, podSecurity: { restricted: false } }), 'Deployment')], NAMESPACE);
+    // Pod Security admission warns on a Deployment (it refuses only its pods).
+    expect(relaxed.accepted).toBe(true);
+    expect(relaxed.warnings).toEqual([expect.stringContaining('would violate PodSecurity "restricted:latest"')]);
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * A real Kubernetes API server for the tests: `kube-apiserver` and `etcd` built from the Go module
+ * proxy by scripts/test-setup/kube-apiserver.mjs (k8s.io/kubernetes at the pinned release, etcd at the
+ * release that Kubernetes release requires), started on loopback with random ports, a throw-away data
+ * directory, self-generated certificates and service-account keys, and stopped after the run.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as https from 'node:https';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { freePort, SandboxSupport } from '../sandbox/host';
+import { testEnvsCacheDir } from '../sandbox/test-envs';
+
+const SETUP = 'node scripts/test-setup/kube-apiserver.mjs (npm test runs it before jest)';
+
+interface Index {
+  readonly binaries?: { readonly 'kube-apiserver'?: string; readonly 'etcd'?: string };
+  readonly kubernetesVersion?: string;
+  readonly skipped?: string;
+}
+
+function index(): Index | { reason: string } {
+  const file = path.join(testEnvsCacheDir(), 'kube-apiserver.json');
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Index;
+  } catch (e) {
+    return { reason: `no index at ${file} (${(e as Error).message}); run ${SETUP}` };
+  }
+}
+
+/** For `describeWhen`: whether the API server can run here. */
+export function apiServerSupport(): SandboxSupport {
+  const i = index();
+  if ('reason' in i) return { ok: false, reason: `kube-apiserver: ${i.reason}` };
+  const binaries = [i.binaries?.['kube-apiserver'], i.binaries?.etcd];
+  if (binaries.every((b) => b !== undefined && fs.existsSync(b))) return { ok: true };
+  return { ok: false, reason: `kube-apiserver: ${i.skipped ?? `the binaries listed in the index do not exist; run ${SETUP}`}` };
+}
+
+/** The Kubernetes release of the built API server, e.g. `v1.35.4`. */
+export function apiServerVersion(): string {
+  const i = index() as Index;
+  return i.kubernetesVersion ?? 'unknown';
+}
+
+/** A response of the API server. */
+export interface ApiResponse {
+  readonly status: number;
+  readonly body: any;
+  /** The `Warning` headers' texts (PodSecurity, deprecated APIs, unknown fields under `Warn`). */
+  readonly warnings: string[];
+}
+
+/** A running API server and its etcd. */
+export class ApiServer {
+  /** Starts etcd and the API server; resolves once `/readyz` answers ok. */
+  public static async start(): Promise<ApiServer> {
+    const i = index() as Index;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-apiserver-'));
+    const [client, peer, secure] = [await freePort(), await freePort(), await freePort()];
+    // Each process writes its own log file; the parent's copies of the descriptors are closed once spawned.
+    const opened: number[] = [];
+    const logs = (name: string) => {
+      const fd = fs.openSync(path.join(dir, `${name}.log`), 'a');
+      opened.push(fd);
+      return fd;
+    };
+    const etcd = spawn(i.binaries!.etcd!, [
+      '--name', 'test', '--data-dir', path.join(dir, 'etcd'),
+      '--listen-client-urls', `http://127.0.0.1:${client}`, '--advertise-client-urls', `http://127.0.0.1:${client}`,
+      '--listen-peer-urls', `http://127.0.0.1:${peer}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${peer}`,
+      '--initial-cluster', `test=http://127.0.0.1:${peer}`, '--log-level', 'warn',
+    ], { stdio: ['ignore', logs('etcd'), logs('etcd')] });
+
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    fs.writeFileSync(path.join(dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
+    fs.writeFileSync(path.join(dir, 'sa.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    const token = randomBytes(24).toString('hex');
+    fs.writeFileSync(path.join(dir, 'tokens.csv'), `${token},kube-inference-tests,kube-inference-tests,"system:masters"\n`, { mode: 0o600 });
+    const certs = path.join(dir, 'certs');
+    const apiserver = spawn(i.binaries!['kube-apiserver']!, [
+      '--etcd-servers', `http://127.0.0.1:${client}`,
+      '--bind-address', '127.0.0.1', '--advertise-address', '127.0.0.1', '--secure-port', String(secure), '--cert-dir', certs,
+      '--service-account-issuer', 'https://kubernetes.default.svc.cluster.local',
+      '--service-account-key-file', path.join(dir, 'sa.pub'), '--service-account-signing-key-file', path.join(dir, 'sa.key'),
+      '--service-cluster-ip-range', '10.96.0.0/24',
+      '--token-auth-file', path.join(dir, 'tokens.csv'), '--authorization-mode', 'RBAC',
+      // No node runs here: the kubernetes Service would point at the loopback address, which it refuses.
+      '--endpoint-reconciler-type', 'none',
+    ], { stdio: ['ignore', logs('kube-apiserver'), logs('kube-apiserver')] });
+    opened.forEach((fd) => fs.closeSync(fd));
+
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      for (const [name, p] of [['etcd', etcd], ['kube-apiserver', apiserver]] as const) {
+        if (p.exitCode !== null) {
+          throw new Error(`${name} exited ${p.exitCode}:\n${tail(path.join(dir, `${name}.log`))}`);
+        }
+      }
+      const cert = path.join(certs, 'apiserver.crt');
+      if (fs.existsSync(cert)) {
+        const server = new ApiServer(dir, [apiserver, etcd], secure, fs.readFileSync(cert), token);
+        try {
+          const r = await server.request('GET', '/readyz');
+          if (r.status === 200) return server;
+        } catch {
+          // not listening yet
+        }
+      }
+      if (Date.now() > deadline) {
+        apiserver.kill('SIGKILL');
+        etcd.kill('SIGKILL');
+        throw new Error(`kube-apiserver was not ready within 120 s:\n${tail(path.join(dir, 'kube-apiserver.log'))}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  private readonly agent: https.Agent;
+  private readonly token: string;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly processes: ChildProcess[],
+    private readonly port: number,
+    ca: Buffer,
+    token: string,
+  ) {
+    this.agent = new https.Agent({ ca, keepAlive: true });
+    this.token = token;
+  }
+
+  /** One request with the test user's token (a member of `system:masters`). */
+  public request(method: string, urlPath: string, body?: unknown): Promise<ApiResponse> {
+    return new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+      const req = https.request({
+        host: '127.0.0.1',
+        port: this.port,
+        method,
+        path: urlPath,
+        agent: this.agent,
+        headers: {
+          Authorization: `Bearer ${this.token}`,
+          Accept: 'application/json',
+          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
+        },
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const warning = res.headers.warning;
+          // `299 - "text"`: the text is a quoted string (RFC 7234), `\"` inside it a quote.
+          const warnings = (Array.isArray(warning) ? warning : warning ? [warning] : [])
+            .map((w) => w.replace(/^\d{3} \S+ "(.*)"$/, '$1').replace(/\\(.)/g, '$1'));
+          let parsed: any = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // plain text (/readyz)
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed, warnings });
+        });
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  /** Stops the API server and etcd and removes their data. */
+  public async stop(): Promise<void> {
+    this.agent.destroy();
+    await Promise.all(this.processes.map((p) => new Promise<void>((resolve) => {
+      if (p.exitCode !== null) return resolve();
+      p.once('exit', () => resolve());
+      p.kill('SIGTERM');
+      setTimeout(() => p.kill('SIGKILL'), 5000).unref();
+    })));
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+function tail(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-30).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
