@@ -25,6 +25,10 @@ export class MetadataFiles {
       ? list.map((p, i) => {
         if (!isRecord(p) || typeof p.metadataFile !== 'string') return p;
         const field = `externalProviders.${section}[${i}]`;
+        if (p.metadata !== undefined) {
+          problems.add(documentField(`${field}.metadata`), `provider '${String(p.providerId)}' gives both metadata and metadataFile: give one of them.`);
+          return p;
+        }
         const { metadataFile, ...rest } = p;
         const text = this.readOne(metadataFile, documentField(`${field}.metadataFile`), problems);
         this.fromFile.set(field, metadataFile);

@@ -407,6 +407,15 @@ describe('provider metadata in documents', () => {
       }
     });
 
+    test('metadata and metadataFile together are refused, not one dropped', async () => {
+      const dir = tmp();
+      writeFileSync(join(dir, 'p.yaml'), readFileSync(join(__dirname, '..', 'fixtures', 'provider-metadata', 'custom-vllm.yaml')));
+      writeFileSync(join(dir, 'stack.yaml'), stack('p.yaml').replace('metadataFile: "p.yaml"', 'metadataFile: "p.yaml", metadata: "spec: {}"'));
+      const r = await cli(['render', join(dir, 'stack.yaml')]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('  - spec.server.externalProviders.inference[0].metadata: provider \'p\' gives both metadata and metadataFile: give one of them.');
+    });
+
     test('from standard input, paths are relative to the working directory', async () => {
       const dir = tmp();
       writeFileSync(join(dir, 'p.yaml'), readFileSync(join(__dirname, '..', 'fixtures', 'provider-metadata', 'custom-vllm.yaml')));
