@@ -26,7 +26,8 @@ export class MetadataFiles {
         if (!isRecord(p) || typeof p.metadataFile !== 'string') return p;
         const field = `externalProviders.${section}[${i}]`;
         if (p.metadata !== undefined) {
-          problems.add(documentField(`${field}.metadata`), `provider '${String(p.providerId)}' gives both metadata and metadataFile: give one of them.`);
+          // The construct's own message for the same mistake.
+          problems.add(documentField(`${field}.metadata`), `provider '${String(p.providerId)}' (image ${String(p.image)}) gives both metadata and metadataFile: give one of them.`);
           return p;
         }
         const { metadataFile, ...rest } = p;

@@ -413,7 +413,7 @@ describe('provider metadata in documents', () => {
       writeFileSync(join(dir, 'stack.yaml'), stack('p.yaml').replace('metadataFile: "p.yaml"', 'metadataFile: "p.yaml", metadata: "spec: {}"'));
       const r = await cli(['render', join(dir, 'stack.yaml')]);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain('  - spec.server.externalProviders.inference[0].metadata: provider \'p\' gives both metadata and metadataFile: give one of them.');
+      expect(r.stderr).toContain('  - spec.server.externalProviders.inference[0].metadata: provider \'p\' (image quay.io/acme/p:1) gives both metadata and metadataFile: give one of them.');
     });
 
     test('from standard input, paths are relative to the working directory', async () => {
