@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'fs';
 import { join, resolve } from 'path';
-import { compareStrings } from '../checks';
+import { compareStrings, isRecord } from '../checks';
 import { readInputs } from './inputs';
 import { Command, parseCommandArgs } from './io';
 import { ManifestValidator } from '../schema/manifest-validator';
@@ -12,7 +12,7 @@ OpenAPI schema, custom resources against the vendored KAITO, Dynamo and KubeRay 
 given with --crd.
 
   FILE|DIR     multi-document YAML; a directory means every *.yaml/*.yml below it;
-               '-' (or nothing) reads standard input
+               '-' (or nothing) reads standard input; the items of a List are validated each
   --crd FILE   also validate against the CRDs in FILE (repeatable)
   --strict     objects with no schema are errors, not warnings
 
@@ -43,9 +43,7 @@ export const validateCommand: Command = {
       return 1;
     }
     const counts = { valid: 0, invalid: 0, unknown: 0 };
-    for (const input of inputs.documents) {
-      const obj = input.value;
-      const label = `${input.source} document ${input.index + 1} (${obj?.kind ?? 'unknown kind'}${typeof obj?.metadata?.name === 'string' ? ` "${obj.metadata.name}"` : ''})`;
+    for (const { obj, label } of inputs.documents.flatMap((input) => objectsOf(input.value, `${input.source} document ${input.index + 1}`))) {
       const result = validator.validate(obj);
       const unknown = result.against === 'unknown' && result.valid;
       if (!result.valid || (unknown && parsed.values.strict)) {
@@ -71,6 +69,22 @@ export const validateCommand: Command = {
     return counts.invalid > 0 ? 1 : 0;
   },
 };
+
+/**
+ * The objects of a document with their labels: the document itself, or the items of a list
+ * (`kind: List`, as `kubectl get -o yaml` prints several objects, or a typed list such as
+ * `ConfigMapList`, whose items may leave out their apiVersion and kind), each validated in turn.
+ */
+function objectsOf(doc: any, where: string): Array<{ obj: any; label: string }> {
+  const label = (obj: any, at: string) => `${at} (${obj?.kind ?? 'unknown kind'}${typeof obj?.metadata?.name === 'string' ? ` "${obj.metadata.name}"` : ''})`;
+  const listKind = typeof doc?.kind === 'string' && doc.kind.endsWith('List') && Array.isArray(doc.items) ? doc.kind : undefined;
+  if (listKind === undefined) return [{ obj: doc, label: label(doc, where) }];
+  const itemKind = listKind === 'List' ? undefined : listKind.slice(0, -'List'.length);
+  return (doc.items as unknown[]).map((item: any, i) => {
+    const obj = itemKind !== undefined && isRecord(item) ? { apiVersion: doc.apiVersion, kind: itemKind, ...item } : item;
+    return { obj, label: label(obj, `${where} item ${i + 1}`) };
+  });
+}
 
 /** A directory stands for the YAML files below it, in a stable order. */
 function expand(path: string, cwd: string): string[] {

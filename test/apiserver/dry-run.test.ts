@@ -63,6 +63,20 @@ describeWhen(`rendered objects on a real API server (kube-apiserver ${apiServerV
     expectAccepted(await cluster.dryRun(render(props), NAMESPACE));
   });
 
+  test('validate and the server judge the items of a List alike', async () => {
+    const items = [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ok' }, data: { a: 'b' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'not-a-string' }, data: { a: 1 } },
+      { apiVersion: 'v1', kind: 'Service', metadata: { name: 'port' }, spec: { ports: [{ port: '80' }] } },
+    ];
+    const online = await cluster.dryRun(items, NAMESPACE);
+    const offline = await cli(['validate', '-'], { stdin: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) });
+    expect(online.map((r) => r.accepted)).toEqual([true, false, false]);
+    expect(offline.stderr).toContain('3 object(s): 1 valid, 2 invalid, 0 without a schema');
+    expect(offline.stderr).toContain('item 2 (ConfigMap "not-a-string"): data.a: must be string');
+    expect(offline.stderr).toContain('item 3 (Service "port"): spec.ports[0].port: must be integer');
+  });
+
   test('the server refuses what it should, in its own words: an unknown field, a privileged pod', async () => {
     const deployment = find(render({ distribution: { name: 'starter' } }), 'Deployment');
     const [unknown] = await cluster.dryRun([{ ...deployment, spec: { ...deployment.spec, replicaz: 2 } }], NAMESPACE);

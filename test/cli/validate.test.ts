@@ -15,6 +15,21 @@ describe('kube-inference validate', () => {
     expect(r.stderr).not.toContain('document 1 (ConfigMap');
   });
 
+  test('the items of a List (kubectl get -o yaml) and of a typed list are validated each', async () => {
+    const list = [
+      'apiVersion: v1', 'kind: List', 'metadata: {resourceVersion: ""}', 'items:',
+      '- {apiVersion: v1, kind: ConfigMap, metadata: {name: ok}, data: {a: b}}',
+      '- {apiVersion: apps/v1, kind: Deployment, metadata: {name: broken}, spec: {selector: {}, template: {spec: {containers: [{name: c, ports: [{containerPort: "80"}]}]}}}}',
+      '---',
+      'apiVersion: v1', 'kind: ConfigMapList', 'items:', '- {metadata: {name: typed}, data: {a: 1}}', '',
+    ].join('\n');
+    const r = await cli(['validate', '-'], { stdin: list });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error: <stdin> document 1 item 2 (Deployment "broken"): spec.template.spec.containers[0].ports[0].containerPort: must be integer');
+    expect(r.stderr).toContain('error: <stdin> document 2 item 1 (ConfigMap "typed"): data.a: must be string');
+    expect(r.stderr).toContain('3 object(s): 1 valid, 2 invalid, 0 without a schema');
+  });
+
   test('--strict makes objects without a schema errors', async () => {
     const r = await cli(['validate', '--strict', '-'], { stdin: 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n' });
     expect(r.code).toBe(1);
