@@ -1,5 +1,5 @@
 import type { IProbe } from 'kubernetes-models/v1/Probe';
-import { serverSectionOf } from './server-process';
+import { servesTls } from './server-process';
 
 /**
  * How the kubelet checks the server:
@@ -16,15 +16,13 @@ export type HealthCheck = 'http' | 'https' | 'tcp';
 export const HEALTH_CHECKS = Object.keys({ http: 0, https: 0, tcp: 0 } satisfies Record<HealthCheck, 0>) as readonly HealthCheck[];
 
 /**
- * The check a config asks for: `tcp` with a quota, `https` with TLS, else `http`. Undefined when the
- * config is not known at synth time (a ConfigMap of the cluster).
+ * The check a config's `server` section asks for: `tcp` with a quota, `https` with TLS, else `http`.
+ * Undefined when the config is not known at synth time (a ConfigMap of the cluster).
  */
-export function healthCheckOf(configText: string | undefined): HealthCheck | undefined {
-  const server = serverSectionOf(configText);
+export function healthCheckOf(server: Record<string, unknown> | undefined): HealthCheck | undefined {
   if (server === undefined) return undefined;
   if (server.quota !== undefined && server.quota !== null) return 'tcp';
-  if (typeof server.tls_certfile === 'string' && server.tls_certfile !== '') return 'https';
-  return 'http';
+  return servesTls(server) ? 'https' : 'http';
 }
 
 /** A probe of the server port by that check. */

@@ -380,7 +380,7 @@ export class LlamaStackWithProviders extends Construct {
         idsFromPlatform: props.podSecurity?.idsFromPlatform ?? false,
       },
       env: apiJson<IEnvVar[]>(props.env ?? []),
-      healthCheck: props.healthCheck ?? healthCheckOf(validated.inlineConfigText) ?? 'http',
+      healthCheck: props.healthCheck ?? healthCheckOf(validated.inlineServer) ?? 'http',
       caBundle: props.caBundle,
       extraVolumes: apiJson<IVolume[]>(props.volumes ?? []),
       extraVolumeMounts: apiJson<IVolumeMount[]>(props.volumeMounts ?? []),

@@ -30,14 +30,20 @@ export function serverSectionOf(configText: string | undefined): Record<string, 
   return isRecord(config) && isRecord(config.server) ? config.server : {};
 }
 
+/** True when a config's `server` section has the server speak HTTPS (`tls_certfile`). */
+export function servesTls(server: Record<string, unknown>): boolean {
+  return typeof server.tls_certfile === 'string' && server.tls_certfile !== '';
+}
+
 /**
- * Checks `workers` against the release and the config. The worker processes start as the operator
+ * Checks `workers` against the release and the inline config's `server` section (when the config is
+ * known at synth time). The worker processes start as the operator
  * starts them: uvicorn's `--factory` with llama-stack's `create_app`, which reads `LLAMA_STACK_CONFIG`,
  * from 0.3 (the operator's startup script starts earlier releases with one process). That start reads
  * neither the config's TLS settings nor its own `server.workers`, which `llama stack run` applies.
  */
 export function checkWorkers(
-  workers: number | undefined, release: string | undefined, configText: string | undefined, problems: ProblemCollector,
+  workers: number | undefined, release: string | undefined, server: Record<string, unknown> | undefined, problems: ProblemCollector,
 ): void {
   if (workers === undefined) return;
   if (!Number.isInteger(workers) || workers < 1) {
@@ -48,8 +54,8 @@ export function checkWorkers(
   if (major === 0 && minor < 3) {
     problems.add('workers', `llama-stack ${release} cannot start uvicorn workers (its server has no create_app factory before 0.3): remove workers, or run llama-stack 0.3 or later.`);
   }
-  const server = serverSectionOf(configText) ?? {};
-  if (typeof server.tls_certfile === 'string' && server.tls_certfile !== '') {
+  if (server === undefined) return;
+  if (servesTls(server)) {
     problems.add('workers', 'the server started with workers (uvicorn, as the operator starts it) would not read server.tls_certfile of the config and would serve plain HTTP: remove workers and set server.workers in the config instead; llama stack run starts that many workers with TLS.');
   }
   if (server.workers !== undefined && server.workers !== workers) {

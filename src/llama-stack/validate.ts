@@ -8,7 +8,7 @@ import { checkPropsShape } from './props-shape';
 import { resolveProviderConfig, SecretEnvVar } from './provider-config';
 import { resolveRelease } from './release';
 import { autoscalerMinReplicas } from './scaling';
-import { checkWorkers } from './server-process';
+import { checkWorkers, serverSectionOf } from './server-process';
 import { mergeAtSynthTime, SynthTimeConfig } from './synth-time-merge';
 import { RunConfigError } from '../run-config/errors';
 import { providerIdProblem, providerKey } from '../run-config/provider-id';
@@ -42,6 +42,8 @@ export interface ValidatedProps {
   readonly providers: ValidatedProvider[];
   /** The inline user config as YAML text, when one is given. */
   readonly inlineConfigText?: string;
+  /** The `server` section of the inline config (`{}` without one), when one is given. */
+  readonly inlineServer?: Record<string, unknown>;
   /** The config merged at synth time, when everything it needs was known. */
   readonly synthTimeConfig?: SynthTimeConfig;
 }
@@ -65,7 +67,9 @@ export function validateProps(
   validateName(props.name, name, problems);
   validateServer(props, problems);
   const inlineConfigText = validateUserConfig(props, problems);
-  checkWorkers(props.workers, release?.version, inlineConfigText, problems);
+  // Read once: the workers check and the health check both look at it.
+  const inlineServer = serverSectionOf(inlineConfigText);
+  checkWorkers(props.workers, release?.version, inlineServer, problems);
   const providers = validateProviders(props, release, problems, warn);
   const synthTimeConfig = problems.problems.length === 0
     ? mergeAtSynthTime(providers, inlineConfigText, configFileName, release!.version, problems)
@@ -85,7 +89,7 @@ export function validateProps(
   if (props.storage && !props.storage.ephemeral && !props.storage.existingClaimName && (props.replicas ?? 1) > 1) {
     warn(`storage: a ReadWriteOnce claim is shared by ${props.replicas} replicas; they can only run on one node. Use storage.existingClaimName with a ReadWriteMany claim, or storage.ephemeral.`);
   }
-  return { image: image ?? '', release, configFileName, providers, inlineConfigText, synthTimeConfig };
+  return { image: image ?? '', release, configFileName, providers, inlineConfigText, inlineServer, synthTimeConfig };
 }
 
 function validateDistribution(props: LlamaStackWithProvidersProps, problems: ProblemCollector): string | undefined {
