@@ -88,19 +88,20 @@ async function render(args: string[], io: CliIo, maxOutputBytes: number): Promis
   const rendered: Rendered[] = [];
   const owners = new Map<string, string>();
   let outputBytes = 0;
-  // Objects other than ours pass through unchanged, and the documents render beside them (a ConfigMap
-  // the pods read is hashed into their template).
-  const neighbours = inputs.documents.map((input) => input.value)
-    .filter((doc) => rendererOf(doc) === undefined && passThroughProblem(doc) === undefined);
-  for (const input of inputs.documents) {
+  // Each document is ours (a renderer), or passes through unchanged (no problem), or is refused. The
+  // documents render beside the objects passed through (a ConfigMap the pods read is hashed into their template).
+  const classified = inputs.documents.map((input) => {
+    const renderer = rendererOf(input.value);
+    return { input, renderer, problem: renderer === undefined ? passThroughProblem(input.value) : undefined };
+  });
+  const neighbours = classified.filter((c) => c.renderer === undefined && c.problem === undefined).map((c) => c.input.value);
+  for (const { input, renderer, problem } of classified) {
     const doc = input.value;
     const name = typeof doc?.metadata?.name === 'string' ? doc.metadata.name : undefined;
     const label = `${input.source} document ${input.index + 1} (${doc?.kind ?? 'unknown kind'}${name ? ` "${name}"` : ''})`;
     const namespace = typeof doc?.metadata?.namespace === 'string' ? doc.metadata.namespace : undefined;
-    const renderer = rendererOf(doc);
     let manifests: any[];
     if (renderer === undefined) {
-      const problem = passThroughProblem(doc);
       if (problem !== undefined) {
         errors.push(`${label}: ${problem}`);
         continue;
