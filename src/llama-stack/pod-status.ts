@@ -56,15 +56,16 @@ export function llamaStackPodStatus(pod: Record<string, any>): LlamaStackStatus 
   }
   const initSpecs: any[] = Array.isArray(pod.spec.initContainers) ? pod.spec.initContainers : [];
   const initStatuses = byName(pod.status?.initContainerStatuses);
+  // Each init container's state, read once: the providers' and the server's phases both follow them.
+  const inits = initSpecs.map((c) => ({ spec: c, state: containerState(initStatuses.get(c.name)) }));
   const serverSpec = pod.spec.containers[0];
   const server = byName(pod.status?.containerStatuses).get(serverSpec.name);
   const preflightFailures = preflightFailuresOf(terminationMessage(server));
 
-  const providers = initSpecs.filter((c) => typeof c.name === 'string' && c.name.startsWith(INSTALL_PREFIX)).map((c): ExternalProviderStatus => {
+  const providers = inits.filter(({ spec }) => typeof spec.name === 'string' && spec.name.startsWith(INSTALL_PREFIX)).map(({ spec: c, state }): ExternalProviderStatus => {
     const env = Object.fromEntries((c.env ?? []).map((e: any) => [e.name, e.value]));
     // The construct writes the id for Kubernetes' `$(VAR)` expansion: `$$` stands for `$`.
     const providerId = String(env.PROVIDER_ID ?? c.name.slice(INSTALL_PREFIX.length)).replace(/\$\$/g, '$');
-    const state = containerState(initStatuses.get(c.name));
     const failedPreflight = preflightFailures.get(providerId);
     return {
       providerId,
@@ -76,7 +77,7 @@ export function llamaStackPodStatus(pod: Record<string, any>): LlamaStackStatus 
 
   const name = pod.metadata?.labels?.['app.kubernetes.io/instance'] ?? pod.metadata?.name;
   const base = { name, namespace: pod.metadata?.namespace, pod: pod.metadata?.name, restarts: server?.restartCount ?? 0, providers };
-  return { ...base, ...serverPhase(pod, initSpecs, initStatuses, server) };
+  return { ...base, ...serverPhase(pod, inits, server) };
 }
 
 type State = { phase: 'waiting' | 'running' | 'done' | 'failed' | 'unknown'; reason?: string };
@@ -122,19 +123,17 @@ function providerPhase(state: State): Pick<ExternalProviderStatus, 'phase' | 're
   }
 }
 
-function serverPhase(pod: Record<string, any>, initSpecs: any[], initStatuses: Map<string, any>, server: any): Pick<LlamaStackStatus, 'phase' | 'message'> {
+function serverPhase(pod: Record<string, any>, inits: ReadonlyArray<{ spec: any; state: State }>, server: any): Pick<LlamaStackStatus, 'phase' | 'message'> {
   if (pod.metadata?.deletionTimestamp) return { phase: 'Terminating', message: 'the pod is being deleted' };
-  for (const c of initSpecs) {
-    const state = containerState(initStatuses.get(c.name));
-    if (state.phase === 'failed') return { phase: 'Failed', message: `init container ${c.name} failed: ${state.reason}` };
-  }
+  const failed = inits.find(({ state }) => state.phase === 'failed');
+  if (failed) return { phase: 'Failed', message: `init container ${failed.spec.name} failed: ${failed.state.reason}` };
   const serverState = containerState(server);
   if (serverState.phase === 'failed') return { phase: 'Failed', message: `the server container failed: ${serverState.reason}` };
   if (server?.ready === true) return { phase: 'Ready' };
   const unscheduled = (pod.status?.conditions ?? []).find((c: any) => c?.type === 'PodScheduled' && c.status === 'False');
   if (unscheduled) return { phase: 'Pending', message: `not scheduled: ${unscheduled.message ?? unscheduled.reason ?? 'no node fits'}` };
-  const waitingFor = initSpecs.find((c) => containerState(initStatuses.get(c.name)).phase !== 'done');
-  if (waitingFor) return { phase: 'Initializing', message: `init container ${waitingFor.name} has not completed` };
+  const waitingFor = inits.find(({ state }) => state.phase !== 'done');
+  if (waitingFor) return { phase: 'Initializing', message: `init container ${waitingFor.spec.name} has not completed` };
   if (serverState.phase === 'running') return { phase: 'Initializing', message: 'the server is starting: not ready yet' };
   return { phase: 'Pending', message: 'the server container has not started' };
 }
