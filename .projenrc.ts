@@ -23,6 +23,8 @@ const project = new typescript.TypeScriptProject({
     'ajv@^8.17.0',
     // Schemas of the core Kubernetes kinds (v4: the last line that ships CommonJS).
     'kubernetes-models@^4.5.1',
+    // `validate --server`: kubeconfig, contexts and every way of authenticating to a cluster. 1.x: 2.x needs Node 22.
+    '@kubernetes/client-node@^1.4.0',
   ],
   // The app's own cdk8s and constructs: a second copy nested under this package would make its Chart
   // a different class from the app's. The ranges are what test/consumer/ installs: the lowest and the newest.
@@ -55,6 +57,8 @@ const project = new typescript.TypeScriptProject({
       testTimeout: 120_000,
       // test/fixtures/ holds other projects' files (e.g. a consumer app's own tests), not this project's tests.
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/fixtures/'],
+      // Records what the library renders in every test, for the real API servers (test/apiserver).
+      setupFilesAfterEnv: ['<rootDir>/test/apiserver/record-rendered.ts'],
     },
   },
   tsconfig: {
@@ -88,7 +92,7 @@ project.package.addVersion('0.1.0');
 
 // Projects on `moduleResolution: node` (node10) do not read `exports`: point them at the subpath's types.
 project.package.addField('typesVersions', { '*': { pulumi: ['lib/pulumi/index.d.ts'] } });
-project.package.addField('files', ['lib', 'crds', 'README.md', 'LICENSE', 'API.md', 'CHANGELOG.md']);
+project.package.addField('files', ['lib', 'crds', 'kubernetes-openapi', 'README.md', 'LICENSE', 'API.md', 'CHANGELOG.md']);
 // The peers a cdk8s user does not need.
 project.package.addField('peerDependenciesMeta', { '@pulumi/pulumi': { optional: true }, '@pulumi/kubernetes': { optional: true } });
 
@@ -99,6 +103,7 @@ project.compileTask.exec('mkdir -p lib/schema/vendor && cp src/schema/vendor/cel
 // The CLI users run: lib/cli/main.js and its imports in one file, built after tsc.
 project.compileTask.exec('node scripts/bundle-cli.mjs');
 project.gitattributes.addAttributes('/src/schema/vendor/cel-js.cjs', 'linguist-generated');
+project.gitattributes.addAttributes('/kubernetes-openapi/*.json', 'linguist-generated');
 
 // The main job: synthesise every example with the real cdk8s CLI into manifests.
 const synthExamples = project.addTask('synth-examples', {
@@ -122,7 +127,16 @@ project.testTask.prependSpawn(project.addTask('test:setup', {
   description: 'Set up the cached test environments: Llama Stack (scripts/test-setup/llama-stack-envs.mjs), the upstream admission checker (scripts/test-setup/upstream-admission.mjs) and kube-apiserver with etcd (scripts/test-setup/kube-apiserver.mjs)',
   exec: 'node scripts/test-setup/llama-stack-envs.mjs && node scripts/test-setup/upstream-admission.mjs && node scripts/test-setup/kube-apiserver.mjs',
 }));
+// kubernetes-openapi/ is the Kubernetes OpenAPI schemas of each supported minor, read from the
+// k8s.io/kubernetes module; stale, it fails the tests.
+project.addTask('import-kubernetes-openapi', { description: 'Re-vendor kubernetes-openapi/ from the k8s.io/kubernetes module', exec: 'node scripts/import-kubernetes-openapi.mjs' });
+project.testTask.spawn(project.addTask('import-kubernetes-openapi:check', { description: 'Fail when kubernetes-openapi/ is stale', exec: 'node scripts/import-kubernetes-openapi.mjs --check' }));
 project.testTask.prependSpawn(project.compileTask);
+// Every object the tests render is recorded (test/apiserver/record-rendered.ts) and, after jest, sent
+// to the real API servers of each tested Kubernetes minor (test/apiserver/rendered-by-tests.after.ts).
+project.testTask.env('KIC_RENDERED_DIR', '.tmp/rendered-by-tests');
+project.testTask.prependExec('rm -rf .tmp/rendered-by-tests');
+project.testTask.exec('jest --ci --testMatch "<rootDir>/test/apiserver/rendered-by-tests.after.ts"');
 project.testTask.spawn(docgenCheck);
 // src/imports/ is generated from crds/ by `cdk8s import`; stale generated code fails the tests.
 project.addTask('import-crds', { description: 'Regenerate src/imports/ from crds/ with cdk8s import', exec: 'node scripts/import-crds.mjs' });

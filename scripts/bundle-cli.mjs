@@ -54,7 +54,7 @@ const result = await build({
   format: 'cjs',
   // One copy of yaml: cdk8s's own (a bundled dependency of cdk8s) is replaced by the package's.
   alias: { yaml: join(root, 'node_modules', 'yaml') },
-  external: ['ajv', 'kubernetes-models'],
+  external: ['ajv', 'kubernetes-models', '@kubernetes/client-node'],
   plugins: [keepModuleDirectories],
   banner: { js: '// The kube-inference CLI, bundled by scripts/bundle-cli.mjs; licences of the bundled packages: kube-inference.cjs.LICENSES.txt' },
   legalComments: 'none',

@@ -22,7 +22,7 @@ const BUILD_FLAGS = ['-mod=readonly', '-trimpath', '-buildvcs=false'];
 
 /**
  * Builds `binaries` (file name → package path, `.` for the module's own main package; or
- * `{ pkg, ldflags }`) of the module
+ * `{ pkg, ldflags, tags }`) of the module
  * test/<module> and writes <cache>/<name>.json: `{ dir, binaries: {file → path}, goVersion, buildSeconds }`
  * and `info`, or `{ skipped }` with the reason. `what` says in words what the tests lose without it.
  */
@@ -58,9 +58,9 @@ function build(cache, name, source, binaries) {
     const started = Date.now();
     const built = {};
     for (const [file, target] of Object.entries(binaries)) {
-      const { pkg, ldflags } = typeof target === 'string' ? { pkg: target } : target;
+      const { pkg, ldflags, tags } = typeof target === 'string' ? { pkg: target } : target;
       built[file] = path.join(dir, file);
-      run(go.executable, ['build', ...BUILD_FLAGS, ...(ldflags ? [`-ldflags=${ldflags}`] : []), '-o', built[file], pkg], source);
+      run(go.executable, ['build', ...BUILD_FLAGS, ...(ldflags ? [`-ldflags=${ldflags}`] : []), ...(tags ? [`-tags=${tags}`] : []), '-o', built[file], pkg], source);
     }
     return { dir, binaries: built, goVersion: go.version, sources: files, buildSeconds: Math.round((Date.now() - started) / 1000) };
   });

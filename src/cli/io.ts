@@ -1,7 +1,7 @@
 import { fstatSync, writeSync } from 'fs';
 import { parseArgs, ParseArgsConfig } from 'util';
-import { closest } from './suggest';
 import { readTextCapped } from '../run-config/files';
+import { closest } from '../suggest';
 
 /** What a CLI command may touch of the outside world; tests pass their own. */
 export interface CliIo {

@@ -1,6 +1,6 @@
-import { closest } from './suggest';
 import { isRecord, joinPath } from '../checks';
 import { ProblemCollector } from '../errors';
+import { closest } from '../suggest';
 
 // Every field a `LlamaStackDistribution` document may hold, and what `render` does with it: nothing
 // is dropped silently. The operator's fields are those of `llamastack.io/v1alpha1` as the llama-stack

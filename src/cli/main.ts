@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { COMMANDS } from './commands';
 import { CliIo, processIo, UsageError } from './io';
-import { closest } from './suggest';
+import { closest } from '../suggest';
 
 const HELP = (): string => [
   'Usage: kube-inference <command> [options]',

@@ -8,7 +8,7 @@ import { synthesizeObjects } from '../synth';
 import { LLSD_API_VERSION, MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND } from './document-kinds';
 import { MANIFEST_LIMITS, readInputs } from './inputs';
 import { CliIo, Command, parseCommandArgs } from './io';
-import { closest } from './suggest';
+import { closest } from '../suggest';
 
 /** A kind of input document the render command understands. */
 interface DocumentRenderer {

@@ -1,23 +1,39 @@
 import { readdirSync, statSync } from 'fs';
 import { join, resolve } from 'path';
 import { compareStrings, isRecord } from '../checks';
+import { ClusterDryRun, ClusterTarget, ClusterUnreachableError } from './cluster-dry-run';
 import { readInputs } from './inputs';
-import { Command, parseCommandArgs } from './io';
+import { CliIo, Command, parseCommandArgs, UsageError } from './io';
+import { DEFAULT_KUBERNETES_MINOR, KUBERNETES_MINORS } from '../schema/kubernetes/openapi';
 import { ManifestValidator } from '../schema/manifest-validator';
 
-const USAGE = `Usage: kube-inference validate [FILE|DIR ...] [--crd FILE ...] [--strict]
+const USAGE = `Usage: kube-inference validate [FILE|DIR ...] [--target-version 1.N] [--crd FILE ...] [--strict]
+       kube-inference validate [FILE|DIR ...] --server [--kubeconfig FILE] [--context NAME]
 
-Validates Kubernetes manifests (ours or not): core and built-in kinds against the Kubernetes
-OpenAPI schema, custom resources against the vendored KAITO, Dynamo and KubeRay CRDs and any CRD
-given with --crd.
+Validates Kubernetes manifests (ours or not).
 
-  FILE|DIR     multi-document YAML; a directory means every *.yaml/*.yml below it;
-               '-' (or nothing) reads standard input; the items of a List are validated each
-  --crd FILE   also validate against the CRDs in FILE (repeatable)
-  --strict     objects with no schema are errors, not warnings
+Offline (the default): built-in kinds as the API server of the target Kubernetes version would,
+against its OpenAPI schema (unknown fields and wrong types are errors, as under kubectl's strict
+field validation) and its own checks that no schema expresses (names and label syntax, duplicate
+names, mounts of missing volumes, selectors that miss their template, ranges); custom resources
+against the vendored KAITO, Dynamo, KubeRay and OpenShift Route CRDs and any CRD given with --crd.
+
+  FILE|DIR               multi-document YAML; a directory means every *.yaml/*.yml below it;
+                         '-' (or nothing) reads standard input; the items of a List are validated each
+  --target-version 1.N   the Kubernetes minor to check against: ${KUBERNETES_MINORS[0]} to ${DEFAULT_KUBERNETES_MINOR} (default ${DEFAULT_KUBERNETES_MINOR})
+  --crd FILE             also validate against the CRDs in FILE (repeatable)
+  --strict               objects with no schema are errors, not warnings
+
+Online (--server): each object is sent to the cluster with server-side dry-run and strict field
+validation (as \`kubectl apply --server-side --dry-run=server\`); nothing is written. The cluster is
+the judge, with its admission webhooks and policies; the offline checks do not run.
+
+  --server               ask the cluster of the kubeconfig
+  --kubeconfig FILE      the kubeconfig (default: $KUBECONFIG, else ~/.kube/config)
+  --context NAME         its context (default: its current context)
 
 Exit code 0 when every object is valid, 1 when any is invalid (each named on stderr with the
-field and the reason), 2 on bad usage.
+field and the reason) or the cluster cannot be reached, 2 on bad usage.
 `;
 
 export const validateCommand: Command = {
@@ -27,23 +43,38 @@ export const validateCommand: Command = {
     const parsed = parseCommandArgs({
       args,
       allowPositionals: true,
-      options: { crd: { type: 'string', multiple: true }, strict: { type: 'boolean' } },
+      options: {
+        'crd': { type: 'string', multiple: true },
+        'strict': { type: 'boolean' },
+        'target-version': { type: 'string' },
+        'server': { type: 'boolean' },
+        'kubeconfig': { type: 'string' },
+        'context': { type: 'string' },
+      },
     });
+    const { server, kubeconfig, context } = parsed.values;
+    const minor = targetMinor(parsed.values['target-version']);
+    if (server && (parsed.values.crd || parsed.values.strict || minor !== undefined)) {
+      throw new UsageError('--server asks the cluster itself: --crd, --strict and --target-version are for offline checks');
+    }
+    if (!server && (kubeconfig !== undefined || context !== undefined)) throw new UsageError('--kubeconfig and --context go with --server');
     const files = parsed.positionals.flatMap((p) => expand(p, io.cwd));
     const inputs = await readInputs(files, io);
     if (!inputs.ok) {
       io.stderr(inputs.errors.map((e) => `error: ${e}\n`).join(''));
       return 1;
     }
+    const objects = inputs.documents.flatMap((input) => objectsOf(input.value, `${input.source} document ${input.index + 1}`));
+    if (server) return validateOnServer(objects, { kubeconfig: kubeconfig && resolve(io.cwd, kubeconfig), context }, io);
     let validator: ManifestValidator;
     try {
-      validator = ManifestValidator.withVendoredCrds((parsed.values.crd ?? []).map((f) => resolve(io.cwd, f)));
+      validator = ManifestValidator.withVendoredCrds((parsed.values.crd ?? []).map((f) => resolve(io.cwd, f)), minor);
     } catch (e) {
       io.stderr(`error: cannot load the CRDs: ${(e as Error).message}\n`);
       return 1;
     }
     const counts = { valid: 0, invalid: 0, unknown: 0 };
-    for (const { obj, label } of inputs.documents.flatMap((input) => objectsOf(input.value, `${input.source} document ${input.index + 1}`))) {
+    for (const { obj, label } of objects) {
       const result = validator.validate(obj);
       const unknown = result.against === 'unknown' && result.valid;
       if (!result.valid || (unknown && parsed.values.strict)) {
@@ -65,10 +96,42 @@ export const validateCommand: Command = {
       }
     }
     const total = counts.valid + counts.invalid + counts.unknown;
-    io.stderr(`${total} object(s): ${counts.valid} valid, ${counts.invalid} invalid, ${counts.unknown} without a schema\n`);
+    io.stderr(`${total} object(s): ${counts.valid} valid, ${counts.invalid} invalid, ${counts.unknown} without a schema (Kubernetes ${minor ?? DEFAULT_KUBERNETES_MINOR})\n`);
     return counts.invalid > 0 ? 1 : 0;
   },
 };
+
+/** `1.33`, `v1.33` or `1.33.4` as a supported minor (`1.33`); undefined when not given. */
+function targetMinor(version: string | undefined): string | undefined {
+  if (version === undefined) return undefined;
+  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?$/.exec(version);
+  const minor = m ? `${m[1]}.${m[2]}` : undefined;
+  if (minor === undefined || !(KUBERNETES_MINORS as readonly string[]).includes(minor)) {
+    throw new UsageError(`--target-version ${version}: the offline checks know Kubernetes ${KUBERNETES_MINORS.join(', ')}; give one of them (or validate against your cluster with --server)`);
+  }
+  return minor;
+}
+
+async function validateOnServer(objects: Array<{ obj: any; label: string }>, target: ClusterTarget, io: CliIo): Promise<number> {
+  let invalid = 0;
+  try {
+    const cluster = ClusterDryRun.connect(target);
+    for (const { obj, label } of objects) {
+      const verdict = isRecord(obj) ? await cluster.dryRun(obj) : { accepted: false, message: 'not a Kubernetes object', warnings: [] };
+      for (const w of verdict.warnings) io.stderr(`warning: ${label}: ${w}\n`);
+      if (!verdict.accepted) {
+        invalid++;
+        io.stderr(`error: ${label}: ${verdict.message}\n`);
+      }
+    }
+    io.stderr(`${objects.length} object(s): ${objects.length - invalid} accepted, ${invalid} refused by ${cluster.server} (server-side dry-run, strict field validation)\n`);
+  } catch (e) {
+    if (!(e instanceof ClusterUnreachableError)) throw e;
+    io.stderr(`error: ${e.message}\n`);
+    return 1;
+  }
+  return invalid > 0 ? 1 : 0;
+}
 
 /**
  * The objects of a document with their labels: the document itself, or the items of a list

@@ -86,6 +86,12 @@ export function validateProps(
   if (props.command !== undefined && providers.length > 0 && (props.preflight ?? true)) {
     warn('command replaces how the server starts: the external providers\' preflight check does not run, and the command must start the server with the config LLAMA_STACK_CONFIG names.');
   }
+  props.topologySpreadConstraints?.forEach((c, i) => {
+    // The API server takes it with a warning: "a null labelSelector results in matching no pod".
+    if (c.labelSelector === undefined) {
+      warn(`topologySpreadConstraints[${i}]: no labelSelector: the constraint counts no pods, so it spreads nothing (the API server warns "a null labelSelector results in matching no pod"). Add labelSelector: {matchLabels: {app.kubernetes.io/instance: ${name}}} to spread this server's pods.`);
+    }
+  });
   if (props.storage && !props.storage.ephemeral && !props.storage.existingClaimName && (props.replicas ?? 1) > 1) {
     warn(`storage: a ReadWriteOnce claim is shared by ${props.replicas} replicas; they can only run on one node. Use storage.existingClaimName with a ReadWriteMany claim, or storage.ephemeral.`);
   }

@@ -4,6 +4,10 @@ import type { AnySchema, ErrorObject, ValidateFunction } from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { compareStrings, isRecord as isMapping } from '../checks';
 import { CelEvaluationError, CelExpression, CelSyntaxError } from './cel';
+import { FieldErrors } from './kubernetes/field-errors';
+import { dns1123Subdomain } from './kubernetes/names';
+import { checkObjectMeta } from './kubernetes/object-meta';
+import { DEFAULT_KUBERNETES_MINOR, KubernetesOpenApi, OBJECT_META_SCHEMA } from './kubernetes/openapi';
 
 /** One way an object does not conform to its CRD schema. */
 export interface SchemaViolation {
@@ -45,10 +49,6 @@ interface VersionEntry {
   validate?: ValidateFunction;
 }
 
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 /**
  * Validates custom resources against the `openAPIV3Schema` of their CustomResourceDefinition, the
@@ -149,7 +149,12 @@ export class CrdValidator {
         violations.push(describeAjvError(error));
       }
     }
-    violations.push(...checkMetadata(object.metadata));
+    // Metadata is every object's ObjectMeta, and custom resources' names are DNS-1123 subdomains,
+    // whatever their kind.
+    const metadata = new FieldErrors();
+    KubernetesOpenApi.of(DEFAULT_KUBERNETES_MINOR).checkAs(OBJECT_META_SCHEMA, object.metadata, 'metadata', metadata);
+    checkObjectMeta(dns1123Subdomain, object.metadata, metadata);
+    violations.push(...metadata.violations);
     checkCelRules(entry.schema, object, '', violations, notes);
     return result(violations, notes);
   }
@@ -264,52 +269,6 @@ function describeAjvError(error: ErrorObject): SchemaViolation {
 
 function join(path: string, field: string): string {
   return path === '' ? field : `${path}.${field}`;
-}
-
-function checkMetadata(metadata: unknown): SchemaViolation[] {
-  const problems: SchemaViolation[] = [];
-  if (!isRecord(metadata)) {
-    return [{ path: 'metadata', message: 'required field is missing' }];
-  }
-  const name = metadata.name;
-  if (typeof name !== 'string' || name.length === 0) {
-    problems.push({ path: 'metadata.name', message: 'required field is missing' });
-  } else if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) {
-    problems.push({ path: 'metadata.name', message: `${JSON.stringify(name)} is not a DNS-1123 subdomain (lower-case alphanumerics, '-' and '.', at most 253 characters)` });
-  }
-  if (metadata.namespace !== undefined && (typeof metadata.namespace !== 'string' || metadata.namespace.length > 63 || !DNS1123_LABEL.test(metadata.namespace))) {
-    problems.push({ path: 'metadata.namespace', message: `${JSON.stringify(metadata.namespace)} is not a DNS-1123 label` });
-  }
-  for (const [field, value] of [['labels', metadata.labels], ['annotations', metadata.annotations]] as const) {
-    if (value === undefined) continue;
-    if (!isRecord(value)) {
-      problems.push({ path: `metadata.${field}`, message: 'must be a map of strings' });
-      continue;
-    }
-    for (const [k, v] of Object.entries(value)) {
-      if (typeof v !== 'string') {
-        problems.push({ path: `metadata.${field}.${k}`, message: 'must be a string' });
-      } else if (field === 'labels' && (v.length > 63 || !LABEL_VALUE.test(v))) {
-        problems.push({ path: `metadata.labels.${k}`, message: `${JSON.stringify(v)} is not a valid label value` });
-      }
-      if (!isQualifiedName(k)) {
-        problems.push({ path: `metadata.${field}.${k}`, message: `${JSON.stringify(k)} is not a valid ${field === 'labels' ? 'label' : 'annotation'} key` });
-      }
-    }
-  }
-  return problems;
-}
-
-function isQualifiedName(qualified: string): boolean {
-  const parts = qualified.split('/');
-  if (parts.length > 2) return false;
-  const name = parts[parts.length - 1];
-  if (name.length === 0 || name.length > 63 || !LABEL_NAME.test(name)) return false;
-  if (parts.length === 2) {
-    const prefix = parts[0];
-    return prefix.length > 0 && prefix.length <= 253 && DNS1123_SUBDOMAIN.test(prefix);
-  }
-  return true;
 }
 
 /** Walks schema and value together, evaluating the CEL rules attached to each present value. */

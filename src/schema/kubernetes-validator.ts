@@ -1,51 +1,60 @@
-import type { CrdValidationResult, SchemaViolation } from './crd-validator';
+import type { CrdValidationResult } from './crd-validator';
+import { apiGroupOf } from '../checks';
+import { checkConfigData } from './kubernetes/config-data';
+import { FieldErrors } from './kubernetes/field-errors';
+import { checkObjectMeta, nameRuleOf } from './kubernetes/object-meta';
+import { DEFAULT_KUBERNETES_MINOR, KubernetesOpenApi } from './kubernetes/openapi';
+import { checkIngress, checkRoleBinding } from './kubernetes/rbac-and-ingress';
+import { checkHorizontalPodAutoscaler, checkNetworkPolicy, checkPersistentVolumeClaim, checkPodDisruptionBudget } from './kubernetes/scaling-and-policies';
+import { checkService } from './kubernetes/service';
+import { checkWorkload } from './kubernetes/workloads';
 
-/** An object's validator, as `kubernetes-models` ships one per kind. */
-type ModelClass = new (data: unknown) => { validate(): void };
-
-const cache = new Map<string, ModelClass | null>();
+/** The API server's checks beyond the schema, by kind (of the built-in groups only). */
+const KIND_CHECKS: Record<string, (object: Record<string, unknown>, minor: number, errors: FieldErrors) => void> = {
+  Pod: (o, m, e) => checkWorkload('Pod', o, m, e),
+  PodTemplate: (o, m, e) => checkWorkload('PodTemplate', o, m, e),
+  Deployment: (o, m, e) => checkWorkload('Deployment', o, m, e),
+  ReplicaSet: (o, m, e) => checkWorkload('ReplicaSet', o, m, e),
+  StatefulSet: (o, m, e) => checkWorkload('StatefulSet', o, m, e),
+  DaemonSet: (o, m, e) => checkWorkload('DaemonSet', o, m, e),
+  Job: (o, m, e) => checkWorkload('Job', o, m, e),
+  CronJob: (o, m, e) => checkWorkload('CronJob', o, m, e),
+  Service: (o, _m, e) => checkService(o, e),
+  ConfigMap: (o, _m, e) => checkConfigData('ConfigMap', o, e),
+  Secret: (o, _m, e) => checkConfigData('Secret', o, e),
+  HorizontalPodAutoscaler: (o, m, e) => checkHorizontalPodAutoscaler(o, m, e),
+  PodDisruptionBudget: (o, _m, e) => checkPodDisruptionBudget(o, e),
+  NetworkPolicy: (o, _m, e) => checkNetworkPolicy(o, e),
+  PersistentVolumeClaim: (o, _m, e) => checkPersistentVolumeClaim(o, e),
+  RoleBinding: (o, _m, e) => checkRoleBinding('RoleBinding', o, e),
+  ClusterRoleBinding: (o, _m, e) => checkRoleBinding('ClusterRoleBinding', o, e),
+  Ingress: (o, _m, e) => checkIngress(o, e),
+};
 
 /**
- * The `kubernetes-models` class of a core or built-in kind (`v1 ConfigMap`, `apps/v1 Deployment`,
- * `networking.k8s.io/v1 Ingress`, …), or undefined when that package has no schema for it.
+ * Validates a core or built-in Kubernetes object as the API server of a Kubernetes minor would: against
+ * the OpenAPI schema of its kind (unknown fields and wrong types are errors, as under kubectl's strict
+ * field validation), then the server's own checks that no schema expresses (names and label syntax,
+ * duplicate names, volume mounts naming no volume, selectors that miss the template, ranges). Returns
+ * undefined when the apiVersion is of no built-in group (a custom resource).
  */
-function modelOf(apiVersion: string, kind: string): ModelClass | undefined {
-  const id = `${apiVersion}/${kind}`;
-  if (!cache.has(id)) {
-    let found: ModelClass | null = null;
-    // The package's paths mirror apiVersion: `v1/ConfigMap`, `apps/v1/Deployment`.
-    if (/^([a-z0-9.-]+\/)?v\d+((alpha|beta)\d+)?$/.test(apiVersion) && /^[A-Z][A-Za-z0-9]*$/.test(kind)) {
-      try {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        found = (require(`kubernetes-models/${apiVersion}/${kind}`) as Record<string, ModelClass>)[kind] ?? null;
-      } catch {
-        found = null;
-      }
-    }
-    cache.set(id, found);
+export function validateKubernetesObject(
+  object: { apiVersion: string; kind: string },
+  minor: string = DEFAULT_KUBERNETES_MINOR,
+): CrdValidationResult | undefined {
+  const api = KubernetesOpenApi.of(minor);
+  const { apiVersion, kind } = object;
+  if (!api.serves(apiVersion, kind)) {
+    if (!api.servesGroup(apiGroupOf(apiVersion))) return undefined;
+    const served = api.versionsOfKind(kind);
+    const hint = served.length > 0 ? `; Kubernetes ${minor} serves it as ${served.map((v) => `${v} ${kind}`).join(', ')}` : '';
+    return { valid: false, violations: [{ path: 'apiVersion', message: `Kubernetes ${minor} serves no ${apiVersion} ${kind}${hint}` }], notes: [] };
   }
-  return cache.get(id) ?? undefined;
-}
-
-/**
- * Validates a core or built-in Kubernetes object against the OpenAPI schema of its kind (from
- * `kubernetes-models`, compiled with ajv). Returns undefined when the kind is not a built-in one.
- */
-export function validateKubernetesObject(object: { apiVersion: string; kind: string }): CrdValidationResult | undefined {
-  const Model = modelOf(object.apiVersion, object.kind);
-  if (!Model) {
-    return undefined;
-  }
-  const violations: SchemaViolation[] = [];
-  try {
-    new Model(object).validate();
-  } catch (e) {
-    const errors = (e as { errors?: Array<{ instancePath: string; message?: string; params?: Record<string, unknown> }> }).errors;
-    for (const error of errors ?? [{ instancePath: '', message: (e as Error).message }]) {
-      const path = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-      const allowed = error.params?.allowedValues ? ` (allowed: ${(error.params.allowedValues as unknown[]).join(', ')})` : '';
-      violations.push({ path: path.map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`)).join('').replace(/^\./, ''), message: `${error.message ?? 'is invalid'}${allowed}` });
-    }
-  }
-  return { valid: violations.length === 0, violations, notes: [] };
+  const errors = new FieldErrors();
+  const record = object as unknown as Record<string, unknown>;
+  const minorNumber = Number(minor.split('.')[1]);
+  api.check(record, errors);
+  checkObjectMeta(nameRuleOf(kind, minorNumber), record.metadata, errors);
+  KIND_CHECKS[kind]?.(record, minorNumber, errors);
+  return { valid: errors.violations.length === 0, violations: errors.violations, notes: [] };
 }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'fs';
 import { basename, join } from 'path';
 import { CrdValidationResult, CrdValidator } from './crd-validator';
 import { apiGroupOf } from '../checks';
+import { DEFAULT_KUBERNETES_MINOR } from './kubernetes/openapi';
 import { validateKubernetesObject } from './kubernetes-validator';
 
 /** The CRDs vendored with this package (KAITO, Dynamo, KubeRay), next to `lib/` and `src/`. */
@@ -23,11 +24,11 @@ export class ManifestValidator {
    * same kind). A vendored CRD file is read only when an object of its API group comes: they are
    * megabytes of YAML, and most manifests hold none of their kinds.
    */
-  public static withVendoredCrds(extraCrdFiles: readonly string[] = []): ManifestValidator {
+  public static withVendoredCrds(extraCrdFiles: readonly string[] = [], kubernetesMinor: string = DEFAULT_KUBERNETES_MINOR): ManifestValidator {
     const vendored = existsSync(VENDORED_CRDS_DIR)
       ? readdirSync(VENDORED_CRDS_DIR).filter((f) => f.endsWith('.yaml')).sort().map((f) => join(VENDORED_CRDS_DIR, f))
       : [];
-    return new ManifestValidator(CrdValidator.fromFiles(extraCrdFiles), vendored);
+    return new ManifestValidator(CrdValidator.fromFiles(extraCrdFiles), vendored, kubernetesMinor);
   }
 
   private readonly loadedGroups = new Set<string>();
@@ -36,8 +37,14 @@ export class ManifestValidator {
    * @param crds the CRDs to validate custom resources against
    * @param crdFilesByGroup more CRD files, named `<group>_<plural>.yaml` as controller-gen writes
    *   them, read into `crds` when an object of that group is first validated
+   * @param kubernetesMinor the Kubernetes minor whose built-in kinds to check against (`1.37`; see
+   *   `KUBERNETES_MINORS`)
    */
-  public constructor(private readonly crds: CrdValidator, private readonly crdFilesByGroup: readonly string[] = []) {}
+  public constructor(
+    private readonly crds: CrdValidator,
+    private readonly crdFilesByGroup: readonly string[] = [],
+    private readonly kubernetesMinor: string = DEFAULT_KUBERNETES_MINOR,
+  ) {}
 
   /** Validates one object. */
   public validate(object: any): ManifestValidation {
@@ -48,7 +55,7 @@ export class ManifestValidator {
     if (this.crds.supports(object.apiVersion, object.kind)) {
       return { against: 'crd', ...this.crds.validate(object) };
     }
-    const core = validateKubernetesObject(object);
+    const core = validateKubernetesObject(object, this.kubernetesMinor);
     if (core) {
       return { against: 'kubernetes', ...core };
     }

@@ -29,7 +29,9 @@ interface Resource {
 
 /** A test's view of the server: discovery, CRDs, namespaces and dry-run creates. */
 export class Cluster {
-  private resources = new Map<string, Resource>();
+  private readonly resources = new Map<string, Resource>();
+  /** The apiVersions whose discovery has been read. */
+  private readonly discovered = new Set<string>();
   private readonly namespaces = new Set<string>();
 
   public constructor(public readonly server: ApiServer) {}
@@ -61,23 +63,36 @@ export class Cluster {
         kind: 'Namespace',
         metadata: { name, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'restricted' } },
       });
-      if (r.status !== 201 && r.status !== 409) throw new Error(`creating namespace ${name}: ${r.status} ${r.body?.message}`);
+      // 422: not a valid namespace name; the object naming it is then refused in the server's words.
+      if (r.status !== 201 && r.status !== 409 && r.status !== 422) throw new Error(`creating namespace ${name}: ${r.status} ${r.body?.message}`);
+      // Its `default` ServiceAccount, as kube-controller-manager (which does not run here) creates it:
+      // the ServiceAccount admission plugin refuses pods without it.
+      if (r.status === 201) {
+        const sa = await this.server.request('POST', `/api/v1/namespaces/${name}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
+        if (sa.status !== 201) throw new Error(`creating the default ServiceAccount of ${name}: ${sa.status} ${sa.body?.message}`);
+      }
     }
   }
 
   /**
    * Sends each object with `dryRun=All` and `fieldValidation=Strict`, in `defaultNamespace` when it
-   * names none (the namespaces are created first, as a user would). Nothing else is stored.
+   * names none. The namespaces the objects name are created first, as a user would, unless
+   * `createNamed` is false. Nothing else is stored.
    */
-  public async dryRun(objects: readonly any[], defaultNamespace: string): Promise<DryRunResult[]> {
-    await this.createNamespaces([defaultNamespace, ...objects.map((o) => o.metadata?.namespace).filter((n): n is string => typeof n === 'string')]);
+  public async dryRun(objects: readonly any[], defaultNamespace: string, createNamed = true): Promise<DryRunResult[]> {
+    const named = createNamed ? objects.map((o) => o.metadata?.namespace).filter((n): n is string => typeof n === 'string') : [];
+    await this.createNamespaces([defaultNamespace, ...named]);
     const results: DryRunResult[] = [];
     for (const o of objects) {
       const resource = await this.resourceOf(o.apiVersion, o.kind);
+      if (!resource) {
+        // What kubectl says when discovery knows no such kind: nothing is sent.
+        results.push({ object: `${o.kind} ${o.metadata?.name}`, accepted: false, error: `no matches for kind "${o.kind}" in version "${o.apiVersion}"`, warnings: [] });
+        continue;
+      }
       const namespace = o.metadata?.namespace ?? defaultNamespace;
       const object = `${o.kind} ${resource.namespaced ? `${namespace}/` : ''}${o.metadata?.name}`;
-      const base = o.apiVersion.includes('/') ? `/apis/${o.apiVersion}` : `/api/${o.apiVersion}`;
-      const url = `${base}${resource.namespaced ? `/namespaces/${namespace}` : ''}/${resource.plural}?dryRun=All&fieldValidation=Strict&fieldManager=kube-inference-tests`;
+      const url = `${pathOf(o.apiVersion, resource, namespace)}?dryRun=All&fieldValidation=Strict&fieldManager=kube-inference-tests`;
       const r = await this.server.request('POST', url, resource.namespaced ? { ...o, metadata: { ...o.metadata, namespace } } : o);
       results.push(r.status === 201 || r.status === 200
         ? { object, accepted: true, warnings: r.warnings }
@@ -86,19 +101,25 @@ export class Cluster {
     return results;
   }
 
-  /** The resource (plural, scope) of a kind, from the server's discovery. */
-  private async resourceOf(apiVersion: string, kind: string): Promise<Resource> {
+  /** The path of the collection an object is created in (`/api/v1/namespaces/ns/configmaps`). */
+  public async collectionOf(o: any, defaultNamespace: string): Promise<string> {
+    const resource = await this.resourceOf(o.apiVersion, o.kind);
+    if (!resource) throw new Error(`the server serves no ${o.apiVersion} ${o.kind}`);
+    return pathOf(o.apiVersion, resource, o.metadata?.namespace ?? defaultNamespace);
+  }
+
+  /** The resource (plural, scope) of a kind, from the server's discovery; undefined when it serves none. */
+  private async resourceOf(apiVersion: string, kind: string): Promise<Resource | undefined> {
     const key = `${apiVersion}/${kind}`;
-    if (!this.resources.has(key)) {
+    if (!this.discovered.has(apiVersion)) {
+      this.discovered.add(apiVersion);
       const r = await this.server.request('GET', apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`);
-      if (r.status !== 200) throw new Error(`the server serves no ${apiVersion} (${r.status}): is its CRD installed?`);
-      for (const res of r.body.resources as any[]) {
+      if (r.status !== 200 && r.status !== 404) throw new Error(`discovery of ${apiVersion}: ${r.status} ${r.body?.message}`);
+      for (const res of r.status === 200 ? r.body.resources as any[] : []) {
         if (!res.name.includes('/')) this.resources.set(`${apiVersion}/${res.kind}`, { plural: res.name, namespaced: res.namespaced });
       }
     }
-    const found = this.resources.get(key);
-    if (!found) throw new Error(`the server serves no kind ${kind} in ${apiVersion}`);
-    return found;
+    return this.resources.get(key);
   }
 
   private async until(check: () => Promise<boolean>, what: string): Promise<void> {
@@ -108,4 +129,9 @@ export class Cluster {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+}
+
+function pathOf(apiVersion: string, resource: Resource, namespace: string): string {
+  const base = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+  return `${base}${resource.namespaced ? `/namespaces/${namespace}` : ''}/${resource.plural}`;
 }

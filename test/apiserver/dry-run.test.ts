@@ -1,13 +1,14 @@
 /**
- * What the library renders, sent to a real Kubernetes API server (test/apiserver/server.ts) with
- * server-side dry-run and strict field validation, into namespaces that enforce Pod Security
- * `restricted`, with the vendored CRDs installed: every object must be accepted, without a warning.
+ * What the library renders, sent to a real Kubernetes API server (test/apiserver/server.ts) of each
+ * tested minor with server-side dry-run and strict field validation, into namespaces that enforce Pod
+ * Security `restricted`, with the vendored CRDs installed: every object must be accepted, without a
+ * warning, and `validate`'s offline checks for that minor must accept it too.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { Cluster, DryRunResult } from './cluster';
-import { ApiServer, apiServerSupport, apiServerVersion } from './server';
+import { ApiServer, apiServerSupport, apiServerVersion, TESTED_MINORS } from './server';
 import { cli } from '../cli/run';
 import { find, render, THREE_PROVIDERS } from '../llama-stack/helpers';
 import { describeWhen } from '../sandbox/host';
@@ -18,31 +19,35 @@ const NAMESPACE = 'kube-inference-tests';
 
 const objectsOf = (yaml: string) => parseAllDocuments(yaml).map((d) => d.toJS()).filter((o) => o !== null);
 
-describeWhen(`rendered objects on a real API server (kube-apiserver ${apiServerVersion()})`, apiServerSupport(), 'kube-apiserver and etcd (built by the test set-up)', () => {
+describe.each(TESTED_MINORS)('Kubernetes %s', (minor) => describeWhen(`rendered objects on a real API server (kube-apiserver ${apiServerVersion(minor)})`, apiServerSupport(minor), `kube-apiserver ${minor} and etcd (built by the test set-up)`, () => {
   let server: ApiServer;
   let cluster: Cluster;
   let checked = 0;
   beforeAll(async () => {
-    server = await ApiServer.start();
+    server = await ApiServer.start(minor);
     cluster = new Cluster(server);
     await cluster.installVendoredCrds();
   }, 180_000);
   afterAll(async () => {
     // eslint-disable-next-line no-console
-    console.log(`kube-apiserver ${apiServerVersion()} checked ${checked} rendered objects`);
+    console.log(`kube-apiserver ${apiServerVersion(minor)} checked ${checked} rendered objects`);
     await server?.stop();
   });
 
-  const expectAccepted = (results: DryRunResult[]) => {
+  /** Sends the objects: each must be accepted without a warning, online and offline. */
+  const expectAccepted = async (objects: readonly any[]) => {
+    const results: DryRunResult[] = await cluster.dryRun(objects, NAMESPACE);
     checked += results.length;
     expect(results.filter((r) => !r.accepted || r.warnings.length > 0)).toEqual([]);
+    const offline = await cli(['validate', '--target-version', minor, '-'], { stdin: objects.map((o) => JSON.stringify(o)).join('\n---\n') });
+    expect(offline.stderr).toContain(`${objects.length} object(s): ${objects.length} valid, 0 invalid, 0 without a schema`);
   };
 
   test('the examples\' committed manifests', async () => {
     for (const example of ['llama-stack-app', 'model-deployment-app']) {
       const dir = path.join(ROOT, 'examples', example, 'dist');
       for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.yaml'))) {
-        expectAccepted(await cluster.dryRun(objectsOf(fs.readFileSync(path.join(dir, file), 'utf8')), NAMESPACE));
+        await expectAccepted(objectsOf(fs.readFileSync(path.join(dir, file), 'utf8')));
       }
     }
   });
@@ -51,7 +56,7 @@ describeWhen(`rendered objects on a real API server (kube-apiserver ${apiServerV
     for (const file of ['', 'v1alpha1'].flatMap((d) => fs.readdirSync(path.join(SAMPLES, d)).filter((f) => f.endsWith('.yaml')).map((f) => path.join(SAMPLES, d, f)))) {
       const r = await cli(['render', file]);
       expect(r.code).toBe(0);
-      expectAccepted(await cluster.dryRun(objectsOf(r.stdout), NAMESPACE));
+      await expectAccepted(objectsOf(r.stdout));
     }
   });
 
@@ -60,7 +65,7 @@ describeWhen(`rendered objects on a real API server (kube-apiserver ${apiServerV
     ['replicas, autoscaling, network, a Route', { distribution: { name: 'starter' }, replicas: 3, autoscaling: { maxReplicas: 5 }, network: { expose: true, exposeAs: 'Route' as const, allowedFrom: { namespaces: ['web'], labels: ['team'] } } }],
     ['ids left to the platform, an inline config', { ...THREE_PROVIDERS, podSecurity: { idsFromPlatform: true }, userConfig: { config: { version: 2, apis: ['inference'] } } }],
   ])('LlamaStackWithProviders: %s', async (_, props) => {
-    expectAccepted(await cluster.dryRun(render(props), NAMESPACE));
+    await expectAccepted(render(props));
   });
 
   test('validate and the server judge the items of a List alike', async () => {
@@ -70,11 +75,11 @@ describeWhen(`rendered objects on a real API server (kube-apiserver ${apiServerV
       { apiVersion: 'v1', kind: 'Service', metadata: { name: 'port' }, spec: { ports: [{ port: '80' }] } },
     ];
     const online = await cluster.dryRun(items, NAMESPACE);
-    const offline = await cli(['validate', '-'], { stdin: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) });
+    const offline = await cli(['validate', '--target-version', minor, '-'], { stdin: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) });
     expect(online.map((r) => r.accepted)).toEqual([true, false, false]);
     expect(offline.stderr).toContain('3 object(s): 1 valid, 2 invalid, 0 without a schema');
-    expect(offline.stderr).toContain('item 2 (ConfigMap "not-a-string"): data.a: must be string');
-    expect(offline.stderr).toContain('item 3 (Service "port"): spec.ports[0].port: must be integer');
+    expect(offline.stderr).toContain('item 2 (ConfigMap "not-a-string"): data[a]: Invalid value: 1: must be a string (quote it in YAML: "1")');
+    expect(offline.stderr).toContain('item 3 (Service "port"): spec.ports[0].port: Invalid value: "80": must be an integer (int32)');
   });
 
   test('the server refuses what it should, in its own words: an unknown field, a privileged pod', async () => {
@@ -86,4 +91,4 @@ describeWhen(`rendered objects on a real API server (kube-apiserver ${apiServerV
     expect(relaxed.accepted).toBe(true);
     expect(relaxed.warnings).toEqual([expect.stringContaining('would violate PodSecurity "restricted:latest"')]);
   });
-});
+}));

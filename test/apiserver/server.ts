@@ -1,6 +1,6 @@
 /**
  * A real Kubernetes API server for the tests: `kube-apiserver` and `etcd` built from the Go module
- * proxy by scripts/test-setup/kube-apiserver.mjs (k8s.io/kubernetes at the pinned release, etcd at the
+ * proxy by scripts/test-setup/kube-apiserver.mjs (k8s.io/kubernetes at each pinned release, etcd at the
  * release that Kubernetes release requires), started on loopback with random ports, a throw-away data
  * directory, self-generated certificates and service-account keys, and stopped after the run.
  */
@@ -15,14 +15,22 @@ import { testEnvsCacheDir } from '../sandbox/test-envs';
 
 const SETUP = 'node scripts/test-setup/kube-apiserver.mjs (npm test runs it before jest)';
 
+/**
+ * The Kubernetes minors tested against a real API server, oldest first: one Go module each in
+ * test/kube-apiserver/<minor>/ (the newest release the library supports and the oldest).
+ */
+export const TESTED_MINORS: readonly string[] = fs.readdirSync(path.join(__dirname, '..', 'kube-apiserver'))
+  .filter((d) => fs.existsSync(path.join(__dirname, '..', 'kube-apiserver', d, 'go.mod')))
+  .sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]));
+
 interface Index {
   readonly binaries?: { readonly 'kube-apiserver'?: string; readonly 'etcd'?: string };
   readonly kubernetesVersion?: string;
   readonly skipped?: string;
 }
 
-function index(): Index | { reason: string } {
-  const file = path.join(testEnvsCacheDir(), 'kube-apiserver.json');
+function index(minor: string): Index | { reason: string } {
+  const file = path.join(testEnvsCacheDir(), `kube-apiserver-${minor}.json`);
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8')) as Index;
   } catch (e) {
@@ -30,18 +38,18 @@ function index(): Index | { reason: string } {
   }
 }
 
-/** For `describeWhen`: whether the API server can run here. */
-export function apiServerSupport(): SandboxSupport {
-  const i = index();
+/** For `describeWhen`: whether the API server of a minor can run here. */
+export function apiServerSupport(minor: string): SandboxSupport {
+  const i = index(minor);
   if ('reason' in i) return { ok: false, reason: `kube-apiserver: ${i.reason}` };
   const binaries = [i.binaries?.['kube-apiserver'], i.binaries?.etcd];
   if (binaries.every((b) => b !== undefined && fs.existsSync(b))) return { ok: true };
   return { ok: false, reason: `kube-apiserver: ${i.skipped ?? `the binaries listed in the index do not exist; run ${SETUP}`}` };
 }
 
-/** The Kubernetes release of the built API server, e.g. `v1.35.4`. */
-export function apiServerVersion(): string {
-  const i = index() as Index;
+/** The Kubernetes release of the built API server of a minor, e.g. `v1.37.2`. */
+export function apiServerVersion(minor: string): string {
+  const i = index(minor) as Index;
   return i.kubernetesVersion ?? 'unknown';
 }
 
@@ -55,9 +63,9 @@ export interface ApiResponse {
 
 /** A running API server and its etcd. */
 export class ApiServer {
-  /** Starts etcd and the API server; resolves once `/readyz` answers ok. */
-  public static async start(): Promise<ApiServer> {
-    const i = index() as Index;
+  /** Starts etcd and the API server of a minor; resolves once `/readyz` answers ok. */
+  public static async start(minor: string): Promise<ApiServer> {
+    const i = index(minor) as Index;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-apiserver-'));
     const [client, peer, secure] = [await freePort(), await freePort(), await freePort()];
     // Each process writes its own log file; the parent's copies of the descriptors are closed once spawned.
@@ -87,6 +95,8 @@ export class ApiServer {
       '--service-account-key-file', path.join(dir, 'sa.pub'), '--service-account-signing-key-file', path.join(dir, 'sa.key'),
       '--service-cluster-ip-range', '10.96.0.0/24',
       '--token-auth-file', path.join(dir, 'tokens.csv'), '--authorization-mode', 'RBAC',
+      // As clusters set up by kubeadm and the cloud providers: privileged pods are Pod Security's to refuse.
+      '--allow-privileged=true',
       // No node runs here: the kubernetes Service would point at the loopback address, which it refuses.
       '--endpoint-reconciler-type', 'none',
     ], { stdio: ['ignore', logs('kube-apiserver'), logs('kube-apiserver')] });
@@ -125,7 +135,7 @@ export class ApiServer {
     private readonly dir: string,
     private readonly processes: ChildProcess[],
     private readonly port: number,
-    ca: Buffer,
+    private readonly ca: Buffer,
     token: string,
   ) {
     this.agent = new https.Agent({ ca, keepAlive: true });
@@ -168,6 +178,23 @@ export class ApiServer {
       req.on('error', reject);
       req.end(payload);
     });
+  }
+
+  /**
+   * Writes a kubeconfig for this server (its CA, the test user's token) with the context `test`, as a
+   * user's kubeconfig names a cluster; returns its path.
+   */
+  public kubeconfig(): string {
+    const file = path.join(this.dir, 'kubeconfig.yaml');
+    fs.writeFileSync(file, JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'local', cluster: { 'server': `https://127.0.0.1:${this.port}`, 'certificate-authority-data': this.ca.toString('base64') } }],
+      users: [{ name: 'tester', user: { token: this.token } }],
+      contexts: [{ name: 'test', context: { cluster: 'local', user: 'tester', namespace: 'kube-inference-cli' } }],
+      ['current-context']: 'test',
+    }), { mode: 0o600 });
+    return file;
   }
 
   /** Stops the API server and etcd and removes their data. */

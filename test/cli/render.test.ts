@@ -268,18 +268,24 @@ describe('kube-inference render', () => {
           '  replicas: 2',
           starter + '    autoscaling: {maxReplicas: 4, targetCPUUtilizationPercentage: 70}',
           '    podDisruptionBudget: {minAvailable: 1}',
-          '    topologySpreadConstraints: [{maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule}]',
+          '    topologySpreadConstraints: [{maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: llama-stack}}}]',
         ].join('\n')),
       });
       expect(r).toMatchObject({ code: 0, stderr: '' });
       expect(kinds(r.stdout)).toEqual(['ServiceAccount/a-sa', 'Deployment/a', 'Service/a-service', 'HorizontalPodAutoscaler/a-hpa', 'PodDisruptionBudget/a-pdb']);
       const objects = parseAllDocuments(r.stdout).map((d) => d.toJS());
       const byKind = (kind: string) => objects.find((o) => o.kind === kind);
-      expect(byKind('Deployment').spec.template.spec.topologySpreadConstraints).toEqual([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule' }]);
+      expect(byKind('Deployment').spec.template.spec.topologySpreadConstraints).toEqual([{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'llama-stack' } } }]);
       expect(byKind('HorizontalPodAutoscaler').spec).toMatchObject({ minReplicas: 2, maxReplicas: 4 });
       expect(byKind('PodDisruptionBudget').spec.minAvailable).toBe(1);
       const bad = await cli(['render', '-'], { stdin: doc(`${starter}    autoscaling: {minReplicas: 3}`) });
       expect(bad.stderr).toContain('  - spec.server.autoscaling.maxReplicas: missing');
+    });
+
+    test('a spread constraint with no labelSelector is rendered as given, with a warning: it spreads nothing', async () => {
+      const r = await cli(['render', '-'], { stdin: doc(`${starter}    topologySpreadConstraints: [{maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule}]`) });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain('spec.server.topologySpreadConstraints[0]: no labelSelector: the constraint counts no pods, so it spreads nothing (the API server warns "a null labelSelector results in matching no pod"). Add labelSelector: {matchLabels: {app.kubernetes.io/instance: a}}');
     });
 
     test('what the construct takes beyond the operator\'s shape is rendered: labels, an inline config, storage options, pull secrets, health check', async () => {
@@ -493,7 +499,7 @@ describe('manifests are read as kubectl reads them', () => {
     const r = await cli(['validate', '-'], {
       stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {release: 2024-01-01, time: 1:20}\nimmutable: yes\n',
     });
-    expect(r.stderr).toBe('1 object(s): 1 valid, 0 invalid, 0 without a schema\n');
+    expect(r.stderr).toBe('1 object(s): 1 valid, 0 invalid, 0 without a schema (Kubernetes 1.37)\n');
     const env = await cli(['render', '-'], {
       stdin: readFileSync(FIXTURE, 'utf8').replace('value: meta-llama/Llama-3.2-3B-Instruct', 'value: 2024-01-01'),
     });

@@ -39,11 +39,12 @@ describe('the bundled CLI', () => {
     expect(loadedModules(BUNDLE, ['render', '-'], MODEL)).toEqual([BUNDLE]);
   });
 
-  test('validate loads ajv and the Kubernetes schemas from the package\'s dependencies', () => {
+  test('validate reads built-in kinds\' vendored schemas as data; ajv loads for custom resources only', () => {
     const loaded = loadedModules(BUNDLE, ['render', LLSD]);
     expect(loaded).not.toContainEqual(expect.stringMatching(/node_modules\/(ajv|kubernetes-models)\//));
-    const validated = loadedModules(BUNDLE, ['validate', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {a: b}\n');
-    expect(validated).toContainEqual(expect.stringMatching(/node_modules\/kubernetes-models\//));
+    expect(loadedModules(BUNDLE, ['validate', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {a: b}\n')).toEqual([BUNDLE]);
+    const workspace = 'apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata: {name: w}\nresource: {labelSelector: {}}\n';
+    expect(loadedModules(BUNDLE, ['validate', '-'], workspace)).toContainEqual(expect.stringMatching(/node_modules\/ajv\//));
   });
 });
 

@@ -1,0 +1,170 @@
+// `validate --server`: objects sent to the user's cluster with server-side dry-run and strict field
+// validation, as `kubectl apply --server-side --dry-run=server` sends them. The kubeconfig, its contexts
+// and every way of authenticating (certificates, tokens, exec plugins, OIDC) are @kubernetes/client-node's;
+// the requests are plain HTTPS, so that the query (`dryRun=All&fieldValidation=Strict`) and the
+// server's `Warning` headers are this module's to set and read.
+import * as http from 'http';
+import * as https from 'https';
+import type * as ClientNode from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
+import { apiGroupOf, isRecord } from '../checks';
+
+/** Where to find the cluster. */
+export interface ClusterTarget {
+  /** A kubeconfig file; else $KUBECONFIG, ~/.kube/config or the in-cluster service account. */
+  readonly kubeconfig?: string;
+  /** A context of the kubeconfig; else its current context. */
+  readonly context?: string;
+}
+
+/** What the cluster said of one object. */
+export interface DryRunVerdict {
+  readonly accepted: boolean;
+  /** The server's refusal, in its words (when not accepted). */
+  readonly message?: string;
+  /** The server's `Warning` headers (PodSecurity, deprecated APIs). */
+  readonly warnings: readonly string[];
+}
+
+/** The cluster cannot be reached or the kubeconfig not read: no object was judged. */
+export class ClusterUnreachableError extends Error {}
+
+interface ApiResource {
+  readonly name: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+}
+
+/** An answer of the API server. */
+interface HttpAnswer {
+  readonly status: number;
+  readonly body: string;
+  readonly warnings: string[];
+}
+
+/** The field manager the dry-run applies as (nothing is written). */
+const FIELD_MANAGER = 'kube-inference-validate';
+const TIMEOUT_MS = 30_000;
+
+/** A connection to one cluster for dry-runs. */
+export class ClusterDryRun {
+  /** Reads the kubeconfig and picks the context. */
+  public static connect(target: ClusterTarget): ClusterDryRun {
+    const config = new (clientNode().KubeConfig)();
+    try {
+      if (target.kubeconfig !== undefined) config.loadFromFile(target.kubeconfig);
+      else config.loadFromDefault();
+    } catch (e) {
+      throw new ClusterUnreachableError(`cannot read the kubeconfig ${target.kubeconfig ?? '(default)'}: ${(e as Error).message}`);
+    }
+    if (target.context !== undefined) {
+      const contexts = config.getContexts().map((c) => c.name);
+      if (!contexts.includes(target.context)) {
+        throw new ClusterUnreachableError(`the kubeconfig has no context "${target.context}" (it has: ${contexts.join(', ') || 'none'})`);
+      }
+      config.setCurrentContext(target.context);
+    }
+    const cluster = config.getCurrentCluster();
+    if (!cluster) throw new ClusterUnreachableError(`the kubeconfig's context "${config.getCurrentContext()}" names no cluster`);
+    const namespace = config.getContextObject(config.getCurrentContext())?.namespace ?? 'default';
+    return new ClusterDryRun(config, cluster.server.replace(/\/+$/, ''), namespace);
+  }
+
+  private readonly discovery = new Map<string, Promise<ApiResource[] | undefined>>();
+
+  private constructor(private readonly config: ClientNode.KubeConfig, public readonly server: string, private readonly namespace: string) {}
+
+  /** Sends one object with server-side dry-run; what the server says of it. */
+  public async dryRun(object: Record<string, unknown>): Promise<DryRunVerdict> {
+    const { apiVersion, kind } = object;
+    const metadata = isRecord(object.metadata) ? object.metadata : {};
+    if (typeof apiVersion !== 'string' || typeof kind !== 'string') return { accepted: false, message: 'not a Kubernetes object: apiVersion and kind must be strings', warnings: [] };
+    const resource = (await this.resources(apiVersion))?.find((r) => r.kind === kind && !r.name.includes('/'));
+    if (!resource) return { accepted: false, message: `the cluster serves no ${apiVersion} ${kind} (for a custom resource: is its CRD installed?)`, warnings: [] };
+    const base = `${apiGroupOf(apiVersion) === '' ? '/api' : '/apis'}/${apiVersion}`;
+    const namespace = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : this.namespace;
+    const collection = `${base}${resource.namespaced ? `/namespaces/${encodeURIComponent(namespace)}` : ''}/${resource.name}`;
+    const query = `dryRun=All&fieldValidation=Strict&fieldManager=${FIELD_MANAGER}`;
+    const body = JSON.stringify(resource.namespaced ? { ...object, metadata: { ...metadata, namespace } } : object);
+    // Applied (server-side apply) when named, so an object that exists already is judged as its update;
+    // created when only generateName is given.
+    const response = typeof metadata.name === 'string' && metadata.name !== ''
+      ? await this.request('PATCH', `${collection}/${encodeURIComponent(metadata.name)}?${query}&force=true`, body, 'application/apply-patch+yaml')
+      : await this.request('POST', `${collection}?${query}`, body, 'application/json');
+    if (response.status >= 200 && response.status < 300) return { accepted: true, warnings: response.warnings };
+    const status = parseJson(response.body);
+    const message = isRecord(status) && typeof status.message === 'string' ? status.message : `HTTP ${response.status}: ${response.body.slice(0, 500)}`;
+    return { accepted: false, message, warnings: response.warnings };
+  }
+
+  /** The resources the cluster serves for an apiVersion (discovery, once per apiVersion). */
+  private resources(apiVersion: string): Promise<ApiResource[] | undefined> {
+    let found = this.discovery.get(apiVersion);
+    if (!found) {
+      found = this.request('GET', `${apiGroupOf(apiVersion) === '' ? '/api' : '/apis'}/${apiVersion}`).then((r) => {
+        if (r.status === 404) return undefined;
+        const list = parseJson(r.body);
+        if (r.status !== 200 || !isRecord(list) || !Array.isArray(list.resources)) {
+          throw new ClusterUnreachableError(`${this.server} answered the discovery of ${apiVersion} with HTTP ${r.status}${isRecord(list) && typeof list.message === 'string' ? `: ${list.message}` : ''}`);
+        }
+        return list.resources as ApiResource[];
+      });
+      this.discovery.set(apiVersion, found);
+    }
+    return found;
+  }
+
+  private async request(method: string, path: string, body?: string, contentType?: string): Promise<HttpAnswer> {
+    const url = new URL(`${this.server}${path}`);
+    const options: https.RequestOptions = {
+      method,
+      hostname: url.hostname,
+      port: url.port,
+      path: `${url.pathname}${url.search}`,
+      headers: { Accept: 'application/json', ...(contentType ? { 'Content-Type': contentType } : {}) },
+      timeout: TIMEOUT_MS,
+    };
+    try {
+      await this.config.applyToHTTPSOptions(options);
+    } catch (e) {
+      throw new ClusterUnreachableError(`cannot authenticate to ${this.server}: ${(e as Error).message}`);
+    }
+    return new Promise((resolve, reject) => {
+      const req = (url.protocol === 'http:' ? http : https).request(options, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), warnings: warningsOf(res.headers.warning) }));
+        res.on('error', (e) => reject(new ClusterUnreachableError(`${this.server}: ${e.message}`)));
+      });
+      req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
+      req.on('error', (e) => reject(new ClusterUnreachableError(`cannot reach ${this.server}: ${e.message}`)));
+      req.end(body);
+    });
+  }
+}
+
+/**
+ * @kubernetes/client-node, an ES module loaded only for --server (Node ≥ 20.19 requires it
+ * synchronously). The merge image's CLI is built without it.
+ */
+function clientNode(): typeof ClientNode {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require('@kubernetes/client-node') as typeof ClientNode;
+  } catch (e) {
+    throw new ClusterUnreachableError(`validate --server needs the package @kubernetes/client-node, which this installation lacks: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** The texts of `Warning: 299 - "text"` headers (RFC 7234), as kubectl prints them. */
+function warningsOf(header: string | string[] | undefined): string[] {
+  const values = header === undefined ? [] : Array.isArray(header) ? header : [header];
+  return values.flatMap((v) => [...v.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, '$1')));
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

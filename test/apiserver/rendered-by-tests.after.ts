@@ -1,0 +1,86 @@
+/**
+ * Run by `npm test` after the main jest run: every object the library rendered in any test (recorded
+ * by record-rendered.ts), each distinct one once, sent to the real API server of each tested
+ * Kubernetes minor with server-side dry-run and strict field validation, into namespaces that enforce
+ * Pod Security `restricted`, with the vendored CRDs installed. Any refusal fails, with the server's
+ * message and the test that rendered the object; so does any warning or refusal that is not listed in
+ * EXPECTED, where the test that renders the object asks for it on purpose.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Cluster } from './cluster';
+import { ApiServer, apiServerSupport, apiServerVersion, TESTED_MINORS } from './server';
+import { describeWhen } from '../sandbox/host';
+
+const DIR = path.resolve(process.env.KIC_RENDERED_DIR ?? '.tmp/rendered-by-tests');
+const NAMESPACE = 'kube-inference-tests';
+
+interface Rendered {
+  readonly test: string;
+  readonly object: any;
+}
+
+/** The recorded objects, each distinct one once (with the first test that rendered it). */
+function recorded(): Rendered[] {
+  const files = fs.existsSync(DIR) ? fs.readdirSync(DIR).filter((f) => f.endsWith('.ndjson')).sort() : [];
+  const seen = new Map<string, Rendered>();
+  for (const file of files) {
+    for (const line of fs.readFileSync(path.join(DIR, file), 'utf8').split('\n').filter(Boolean)) {
+      const entry = JSON.parse(line) as Rendered;
+      const key = JSON.stringify(entry.object);
+      if (!seen.has(key)) seen.set(key, entry);
+    }
+  }
+  return [...seen.values()];
+}
+
+/** What the server says of objects that tests render on purpose, by the test's name. */
+const EXPECTED: ReadonlyArray<{ readonly test: RegExp; readonly says: RegExp }> = [
+  // The render test checks that render warns of it too.
+  { test: /a spread constraint with no labelSelector/, says: /a null labelSelector results in matching no pod/ },
+  // Pods that are not `restricted`, asked for (podSecurity.restricted: false, a root image's user, a
+  // hostPath volume) to test what Pod Security says: it warns on the Deployment (it would refuse its pods).
+  {
+    test: /relaxing the restricted profile|relaxed security|default user \(root\)|the server refuses what it should|refuses what restricted refuses/,
+    says: /^would violate PodSecurity "restricted:latest"/,
+  },
+  // A third-party provider's own custom resource, defined by the test: no CRD for it exists.
+  { test: /third-party-provider\.test\.ts/, says: /no matches for kind "AcmeModel" in version "serving\.acme\.dev\/v1"/ },
+];
+const expected = (test: string, said: string) => EXPECTED.some((e) => e.test.test(test) && e.says.test(said));
+
+const objects = recorded();
+
+test('the tests rendered objects to check (npm test records them)', () => {
+  if (objects.length === 0 && process.env.CI !== 'true') {
+    // eslint-disable-next-line no-console
+    console.log(`SKIPPED: no rendered objects recorded in ${DIR}; \`npm test\` records them (KIC_RENDERED_DIR)`);
+    return;
+  }
+  expect(objects.length).toBeGreaterThan(0);
+});
+
+describe.each(TESTED_MINORS)('Kubernetes %s', (minor) => describeWhen(`every object the tests rendered, on a real API server (kube-apiserver ${apiServerVersion(minor)})`, apiServerSupport(minor), `kube-apiserver ${minor} and etcd (built by the test set-up)`, () => {
+  let server: ApiServer;
+  let cluster: Cluster;
+  beforeAll(async () => {
+    server = await ApiServer.start(minor);
+    cluster = new Cluster(server);
+    await cluster.installVendoredCrds();
+  }, 180_000);
+  afterAll(async () => server?.stop());
+
+  test('each is accepted, without a warning not asked for', async () => {
+    const problems: string[] = [];
+    const results = await cluster.dryRun(objects.map((r) => r.object), NAMESPACE);
+    results.forEach((r, i) => {
+      const { test } = objects[i];
+      if (!r.accepted && !expected(test, r.error ?? '')) problems.push(`${test}: ${r.object}: ${r.error}`);
+      const unexpected = r.warnings.filter((w) => !expected(test, w));
+      if (unexpected.length > 0) problems.push(`${test}: ${r.object}: warning: ${unexpected.join('; ')}`);
+    });
+    // eslint-disable-next-line no-console
+    console.log(`kube-apiserver ${apiServerVersion(minor)} checked ${results.length} distinct objects rendered by the tests`);
+    expect(problems).toEqual([]);
+  }, 600_000);
+}));
