@@ -120,12 +120,12 @@ docgenCheck.exec('node scripts/docgen.mjs --check');
 
 // The test command compiles first (CLI tests run the built binary), sets up the Llama Stack test
 // environments (real llama-stack releases and provider wheels from PyPI, cached by lock hash), the
-// upstream admission checker (KubeRay's own validation, built from its Go module) and the real
-// Kubernetes API server with its etcd (built from the Go module proxy), runs jest, then checks
-// generated files.
+// upstream admission checker (KubeRay's own validation, built from its Go module), the real
+// Kubernetes API servers with their etcd and the Pulumi CLI with its language host and Kubernetes
+// provider (all built from the Go module proxy), runs jest, then checks generated files.
 project.testTask.prependSpawn(project.addTask('test:setup', {
-  description: 'Set up the cached test environments: Llama Stack (scripts/test-setup/llama-stack-envs.mjs), the upstream admission checker (scripts/test-setup/upstream-admission.mjs) and kube-apiserver with etcd (scripts/test-setup/kube-apiserver.mjs)',
-  exec: 'node scripts/test-setup/llama-stack-envs.mjs && node scripts/test-setup/upstream-admission.mjs && node scripts/test-setup/kube-apiserver.mjs',
+  description: 'Set up the cached test environments: Llama Stack (scripts/test-setup/llama-stack-envs.mjs), the upstream admission checker (scripts/test-setup/upstream-admission.mjs), kube-apiserver with etcd (scripts/test-setup/kube-apiserver.mjs) and the Pulumi CLI with its Node.js language host and Kubernetes provider (scripts/test-setup/pulumi-cli.mjs)',
+  exec: 'node scripts/test-setup/llama-stack-envs.mjs && node scripts/test-setup/upstream-admission.mjs && node scripts/test-setup/kube-apiserver.mjs && node scripts/test-setup/pulumi-cli.mjs',
 }));
 // kubernetes-openapi/ is the Kubernetes OpenAPI schemas of each supported minor, read from the
 // k8s.io/kubernetes module; stale, it fails the tests.

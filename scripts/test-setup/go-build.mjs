@@ -22,9 +22,14 @@ const BUILD_FLAGS = ['-mod=readonly', '-trimpath', '-buildvcs=false'];
 
 /**
  * Builds `binaries` (file name → package path, `.` for the module's own main package; or
- * `{ pkg, ldflags, tags }`) of the module
+ * `{ pkg, ldflags, tags, generate }`) of the module
  * test/<module> and writes <cache>/<name>.json: `{ dir, binaries: {file → path}, goVersion, buildSeconds }`
  * and `info`, or `{ skipped }` with the reason. `what` says in words what the tests lose without it.
+ *
+ * `generate` (environment variables) is for a command whose sources are completed by `go generate` before
+ * its build (e.g. files it embeds that its module zip lacks): its package directory is copied from the module
+ * cache, with go.mod and go.sum, into <dir>/<file>.src, `go generate` runs there with these variables, then
+ * `go build .` (the copy is removed once built).
  */
 export function setUpGoPrograms({ name, module, binaries, what, info = {} }) {
   const cache = cacheRoot();
@@ -58,14 +63,39 @@ function build(cache, name, source, binaries) {
     const started = Date.now();
     const built = {};
     for (const [file, target] of Object.entries(binaries)) {
-      const { pkg, ldflags, tags } = typeof target === 'string' ? { pkg: target } : target;
+      const { pkg, ldflags, tags, generate } = typeof target === 'string' ? { pkg: target } : target;
       built[file] = path.join(dir, file);
-      run(go.executable, ['build', ...BUILD_FLAGS, ...(ldflags ? [`-ldflags=${ldflags}`] : []), ...(tags ? [`-tags=${tags}`] : []), '-o', built[file], pkg], source);
+      const flags = [...BUILD_FLAGS, ...(ldflags ? [`-ldflags=${ldflags}`] : []), ...(tags ? [`-tags=${tags}`] : [])];
+      if (generate) {
+        const copy = generatedCopy(go.executable, source, pkg, `${built[file]}.src`, generate);
+        run(go.executable, ['build', ...flags, '-o', built[file], '.'], copy);
+        fs.rmSync(copy, { recursive: true, force: true });
+      } else {
+        run(go.executable, ['build', ...flags, '-o', built[file], pkg], source);
+      }
     }
     return { dir, binaries: built, goVersion: go.version, sources: files, buildSeconds: Math.round((Date.now() - started) / 1000) };
   });
   removeOlder(parent, dir, /^[0-9a-f]{8}$/);
   return result;
+}
+
+/**
+ * A module of its own in `copy` (the module's go.mod and go.sum, the files of the package `pkg` from the module
+ * cache) after `go generate` with the variables `env` (and -mod=readonly for the Go commands it runs).
+ */
+function generatedCopy(go, source, pkg, copy, env) {
+  // -e: the package may not load before it is generated (a missing embedded file).
+  const packageDir = run(go, ['list', '-mod=readonly', '-e', '-f', '{{.Dir}}', pkg], source).trim();
+  fs.mkdirSync(copy);
+  for (const f of ['go.mod', 'go.sum']) fs.copyFileSync(path.join(source, f), path.join(copy, f));
+  for (const entry of fs.readdirSync(packageDir, { withFileTypes: true }).filter((e) => e.isFile())) {
+    fs.writeFileSync(path.join(copy, entry.name), fs.readFileSync(path.join(packageDir, entry.name)));
+  }
+  // Through GOFLAGS: -mod=readonly reaches the Go commands the directives run too.
+  const goFlags = [process.env.GOFLAGS, '-mod=readonly'].filter(Boolean).join(' ');
+  run(go, ['generate', '.'], copy, { ...process.env, ...env, GOFLAGS: goFlags });
+  return copy;
 }
 
 /** Go as {executable, version}, or why there is none. */
@@ -79,8 +109,8 @@ function findGo() {
 }
 
 /** Runs a command in the Go module without a shell; throws with the end of its output on failure. */
-function run(command, args, cwd) {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+function run(command, args, cwd, env = process.env) {
+  const r = spawnSync(command, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.error) throw new Error(`${command}: ${r.error.message}`);
   if (r.status !== 0) {
     const output = `${r.stdout}\n${r.stderr}`.trim().split('\n').slice(-20).join('\n');

@@ -49,7 +49,6 @@ interface VersionEntry {
   validate?: ValidateFunction;
 }
 
-
 /**
  * Validates custom resources against the `openAPIV3Schema` of their CustomResourceDefinition, the
  * way the Kubernetes API server would where that can be done offline:

@@ -30,8 +30,8 @@ interface Resource {
 /** A test's view of the server: discovery, CRDs, namespaces and dry-run creates. */
 export class Cluster {
   private readonly resources = new Map<string, Resource>();
-  /** The apiVersions whose discovery has been read. */
-  private readonly discovered = new Set<string>();
+  /** The discovery of each apiVersion, read once (concurrent callers wait for the same read). */
+  private readonly discovered = new Map<string, Promise<void>>();
   private readonly namespaces = new Set<string>();
 
   public constructor(public readonly server: ApiServer) {}
@@ -110,16 +110,21 @@ export class Cluster {
 
   /** The resource (plural, scope) of a kind, from the server's discovery; undefined when it serves none. */
   private async resourceOf(apiVersion: string, kind: string): Promise<Resource | undefined> {
-    const key = `${apiVersion}/${kind}`;
-    if (!this.discovered.has(apiVersion)) {
-      this.discovered.add(apiVersion);
-      const r = await this.server.request('GET', apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`);
-      if (r.status !== 200 && r.status !== 404) throw new Error(`discovery of ${apiVersion}: ${r.status} ${r.body?.message}`);
-      for (const res of r.status === 200 ? r.body.resources as any[] : []) {
-        if (!res.name.includes('/')) this.resources.set(`${apiVersion}/${res.kind}`, { plural: res.name, namespaced: res.namespaced });
-      }
+    let discovery = this.discovered.get(apiVersion);
+    if (!discovery) {
+      discovery = this.discover(apiVersion);
+      this.discovered.set(apiVersion, discovery);
     }
-    return this.resources.get(key);
+    await discovery;
+    return this.resources.get(`${apiVersion}/${kind}`);
+  }
+
+  private async discover(apiVersion: string): Promise<void> {
+    const r = await this.server.request('GET', apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`);
+    if (r.status !== 200 && r.status !== 404) throw new Error(`discovery of ${apiVersion}: ${r.status} ${r.body?.message}`);
+    for (const res of r.status === 200 ? r.body.resources as any[] : []) {
+      if (!res.name.includes('/')) this.resources.set(`${apiVersion}/${res.kind}`, { plural: res.name, namespaced: res.namespaced });
+    }
   }
 
   private async until(check: () => Promise<boolean>, what: string): Promise<void> {
