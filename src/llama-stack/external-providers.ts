@@ -1,3 +1,4 @@
+import type { ProviderSidecar } from './provider-sidecar';
 import { EXTERNAL_PROVIDER_SECTIONS } from './release';
 import { apiForCrdSection, LlamaStackApi } from '../run-config/apis';
 
@@ -70,6 +71,14 @@ export interface ExternalProvider {
    * @default - the metadata is read from the image in the pod
    */
   readonly metadataFile?: string;
+  /**
+   * Runs the provider's service as a sidecar of the server's pod, from the same image (seed 002,
+   * Level 2a): the install init container still puts the in-process adapter into the server, the
+   * service runs beside it on a port of its own (`PROVIDER_PORT`), and the adapter's config receives
+   * its address (`config.url: http://localhost:<port>` by default).
+   * @default - no sidecar: the provider runs in the server's process only
+   */
+  readonly sidecar?: ProviderSidecar;
 }
 
 /**

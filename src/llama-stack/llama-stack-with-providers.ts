@@ -19,7 +19,8 @@ import { ExternalProviders, ImagePullPolicy } from './external-providers';
 import { HealthCheck, healthCheckOf } from './health-check';
 import { ingressSpec, networkPolicySpec, routeSpec } from './network';
 import { AutoscalingOptions, CaBundleOptions, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, StorageOptions, UserConfig } from './options';
-import { checkUserVolumes, initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, volumes, VOLUMES } from './pod';
+import { checkUserVolumes, initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, sidecars, volumes, VOLUMES } from './pod';
+import { kubernetesMinorOf, NATIVE_SIDECARS_SINCE } from './provider-sidecar';
 import { autoscalerSpec, disruptionBudgetSpec, podPlacement } from './scaling';
 import { initScripts } from './scripts';
 import { serverResources } from './server-process';
@@ -239,6 +240,13 @@ export interface LlamaStackWithProvidersProps {
    */
   readonly externalProviders?: ExternalProviders;
   /**
+   * The Kubernetes minor of the cluster (`'1.30'`). From 1.29 providers' sidecars are native sidecars
+   * (init containers with `restartPolicy: Always`: started before the server, stopped after it);
+   * before, regular containers started with the server.
+   * @default '1.29' - the oldest release supported: native sidecars
+   */
+  readonly kubernetesVersion?: string;
+  /**
    * Check every external provider before the server starts (import, `get_provider_spec()`, native
    * code for this architecture, metadata consistency); a failing provider stops the container with
    * a message naming it and its image.
@@ -390,6 +398,7 @@ export class LlamaStackWithProviders extends Construct {
       workers: props.workers,
       command: props.command,
       args: props.args,
+      nativeSidecars: (kubernetesMinorOf(props.kubernetesVersion ?? '1.29') ?? NATIVE_SIDECARS_SINCE) >= NATIVE_SIDECARS_SINCE,
     };
 
     // The pods' own identity, as the operator gives each server one: permissions granted to it
@@ -403,8 +412,8 @@ export class LlamaStackWithProviders extends Construct {
     const podVolumes = volumes(plan);
     // The user's volumes and mounts beside the construct's: what the API server would refuse, said now.
     checkUserVolumes(plan, podVolumes, server, problems);
-    if (init.some((c) => c.name === server.name)) {
-      problems.add('containerName', `'${server.name}' is the name of one of the pod's init containers: choose another name.`);
+    if ([...init, ...sidecars(plan)].some((c) => c.name === server.name)) {
+      problems.add('containerName', `'${server.name}' is the name of one of the pod's other containers: choose another name.`);
     }
     problems.throwIfAny(`LlamaStackWithProviders '${this.node.path}'`);
     const replicas = props.replicas ?? 1;
@@ -418,7 +427,7 @@ export class LlamaStackWithProviders extends Construct {
       ...podPlacement(selector, replicas, apiJson<ITopologySpreadConstraint[] | undefined>(props.topologySpreadConstraints)),
       tolerations: apiJson<IToleration[] | undefined>(props.tolerations),
       initContainers: init.length > 0 ? init : undefined,
-      containers: [server],
+      containers: [server, ...(plan.nativeSidecars ? [] : sidecars(plan))],
       volumes: podVolumes,
     };
     // The user's ConfigMaps the pods read, when this app defines them too (a cdk8s program, or other

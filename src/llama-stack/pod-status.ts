@@ -8,17 +8,34 @@ import { MANAGED_BY } from '../labels';
 /** The server's phase, as the operator's `status.phase`. */
 export type LlamaStackPhase = 'Pending' | 'Initializing' | 'Ready' | 'Failed' | 'Terminating';
 
-/** An external provider's phase: waiting for its turn, being installed, installed, or failed. */
-export type ProviderPhase = 'Pending' | 'Installing' | 'Ready' | 'Failed';
+/**
+ * An external provider's phase: waiting for its turn, being installed, installed (and its sidecar
+ * ready), failed; or Degraded: installed, but its sidecar is not ready (seed 002's ProviderDegraded).
+ */
+export type ProviderPhase = 'Pending' | 'Installing' | 'Ready' | 'Degraded' | 'Failed';
+
+/** Where a provider runs: in the server's process only, or with its service in a sidecar. */
+export type ProviderMode = 'inline' | 'sidecar';
+
+/** A provider's sidecar as the kubelet reports it. */
+export interface SidecarStatus {
+  /** The container. */
+  readonly container: string;
+  readonly ready: boolean;
+  readonly restarts: number;
+}
 
 /** One external provider. */
 export interface ExternalProviderStatus {
   readonly providerId: string;
   readonly api: string;
   readonly image: string;
+  readonly mode: ProviderMode;
   readonly phase: ProviderPhase;
   /** Why, when it failed or waits on something other than its turn: the container's reason and message. */
   readonly reason?: string;
+  /** Its sidecar, in mode `sidecar`. */
+  readonly sidecar?: SidecarStatus;
 }
 
 /** The status of one server pod. */
@@ -57,27 +74,44 @@ export function llamaStackPodStatus(pod: Record<string, any>): LlamaStackStatus 
   const initSpecs: any[] = Array.isArray(pod.spec.initContainers) ? pod.spec.initContainers : [];
   const initStatuses = byName(pod.status?.initContainerStatuses);
   // Each init container's state, read once: the providers' and the server's phases both follow them.
-  const inits = initSpecs.map((c) => ({ spec: c, state: containerState(initStatuses.get(c.name)) }));
+  // Native sidecars (init containers that restart) run beside the server: they never complete.
+  const inits = initSpecs.filter((c) => c.restartPolicy !== 'Always').map((c) => ({ spec: c, state: containerState(initStatuses.get(c.name)) }));
   const serverSpec = pod.spec.containers[0];
-  const server = byName(pod.status?.containerStatuses).get(serverSpec.name);
+  const statuses = byName(pod.status?.containerStatuses);
+  const server = statuses.get(serverSpec.name);
   const preflightFailures = preflightFailuresOf(terminationMessage(server));
+  const sidecarStatuses = new Map([...initStatuses, ...statuses]);
+  const sidecarNames = new Set([...initSpecs.filter((c) => c.restartPolicy === 'Always'), ...pod.spec.containers.slice(1)].map((c: any) => c.name));
 
   const providers = inits.filter(({ spec }) => typeof spec.name === 'string' && spec.name.startsWith(INSTALL_PREFIX)).map(({ spec: c, state }): ExternalProviderStatus => {
     const env = Object.fromEntries((c.env ?? []).map((e: any) => [e.name, e.value]));
     // The construct writes the id for Kubernetes' `$(VAR)` expansion: `$$` stands for `$`.
     const providerId = String(env.PROVIDER_ID ?? c.name.slice(INSTALL_PREFIX.length)).replace(/\$\$/g, '$');
     const failedPreflight = preflightFailures.get(providerId);
+    const sidecarName = `provider-${c.name.slice(INSTALL_PREFIX.length)}`;
+    const sidecar = sidecarNames.has(sidecarName) ? sidecarStatusOf(sidecarName, sidecarStatuses.get(sidecarName)) : undefined;
+    const installed = failedPreflight !== undefined && state.phase === 'done' ? { phase: 'Failed' as const, reason: `preflight failed: ${failedPreflight}` } : providerPhase(state);
     return {
       providerId,
       api: String(env.PROVIDER_API ?? ''),
       image: String(env.PROVIDER_IMAGE ?? c.image ?? ''),
-      ...(failedPreflight !== undefined && state.phase === 'done' ? { phase: 'Failed', reason: `preflight failed: ${failedPreflight}` } : providerPhase(state)),
+      mode: sidecar ? 'sidecar' : 'inline',
+      ...(installed.phase === 'Ready' && sidecar && !sidecar.status.ready ? { phase: 'Degraded', reason: sidecar.why } : installed),
+      ...(sidecar ? { sidecar: sidecar.status } : {}),
     };
   });
 
   const name = pod.metadata?.labels?.['app.kubernetes.io/instance'] ?? pod.metadata?.name;
   const base = { name, namespace: pod.metadata?.namespace, pod: pod.metadata?.name, restarts: server?.restartCount ?? 0, providers };
   return { ...base, ...serverPhase(pod, inits, server) };
+}
+
+/** A sidecar's readiness and restarts, and why it is not ready. */
+function sidecarStatusOf(container: string, status: unknown): { status: SidecarStatus; why: string } {
+  const s = isRecord(status) ? status : {};
+  const state = containerState(status);
+  const why = state.reason ?? (state.phase === 'running' ? 'not ready' : state.phase === 'done' ? 'exited' : 'not started');
+  return { status: { container, ready: s.ready === true, restarts: typeof s.restartCount === 'number' ? s.restartCount : 0 }, why: `sidecar ${container}: ${why}` };
 }
 
 type State = { phase: 'waiting' | 'running' | 'done' | 'failed' | 'unknown'; reason?: string };

@@ -17,6 +17,7 @@ import {
   SCRIPTS_DIR,
   USER_CONFIG_DIR,
 } from './paths';
+import { sidecarContainer } from './provider-sidecar';
 import { initScripts, SCRIPT_FILES } from './scripts';
 import { ValidatedProvider } from './validate';
 import { ProblemCollector } from '../errors';
@@ -91,6 +92,8 @@ export interface PodPlan {
   readonly command?: readonly string[];
   /** The user's args: to the server command (or to the user's command). */
   readonly args?: readonly string[];
+  /** Providers' sidecars are native sidecars (Kubernetes ≥ 1.29), else regular containers. */
+  readonly nativeSidecars: boolean;
 }
 
 /** The container-level security context: the restricted profile, or nothing when relaxed. */
@@ -133,7 +136,8 @@ function extractsBaseConfig(plan: PodPlan): boolean {
  * The init containers in the order the kubelet must run them: the join of a CA bundle of several
  * keys, the inspection of the distribution's own packages, one installer per provider in spec
  * order, then, when the merge runs in the pod, the extraction of the distribution's config (only
- * without a user config) and the merge.
+ * without a user config) and the merge; last the providers' native sidecars, started (their startup
+ * probes passed) before the server.
  */
 export function initContainers(plan: PodPlan): IContainer[] {
   const image = { image: plan.image, imagePullPolicy: plan.imagePullPolicy };
@@ -147,7 +151,14 @@ export function initContainers(plan: PodPlan): IContainer[] {
   if (plan.mergeInPod) {
     containers.push(mergeContainer(plan));
   }
+  if (plan.nativeSidecars) containers.push(...sidecars(plan));
   return containers;
+}
+
+/** The providers' sidecars' containers, in spec order. */
+export function sidecars(plan: PodPlan): IContainer[] {
+  const securityContext = containerSecurityContext(plan.security);
+  return plan.providers.flatMap((p) => (p.sidecar ? [sidecarContainer(p.sidecar, plan.nativeSidecars, securityContext)] : []));
 }
 
 /** The pod's volumes, only those its containers mount. */

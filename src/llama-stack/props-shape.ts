@@ -17,6 +17,7 @@ export const LLAMA_STACK_PROPS: readonly string[] = [
   'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'llamaStackVersion', 'network',
   'autoscaling', 'podDisruptionBudget', 'topologySpreadConstraints', 'volumes', 'volumeMounts', 'terminationGracePeriodSeconds',
   'caBundle', 'operatorSelector', 'healthCheck', 'workers', 'containerName', 'command', 'args', 'podAnnotations',
+  'kubernetesVersion',
 ];
 /** The fields of a pod volume: `name` and the sources of the Kubernetes releases supported (`image` from 1.31). */
 const VOLUME_FIELDS = [
@@ -25,7 +26,8 @@ const VOLUME_FIELDS = [
   'persistentVolumeClaim', 'photonPersistentDisk', 'portworxVolume', 'projected', 'quobyte', 'rbd', 'scaleIO', 'secret', 'storageos',
   'vsphereVolume',
 ];
-const PROVIDER = ['providerId', 'image', 'imagePullPolicy', 'config', 'metadata', 'metadataFile'];
+const PROVIDER = ['providerId', 'image', 'imagePullPolicy', 'config', 'metadata', 'metadataFile', 'sidecar'];
+const SIDECAR = ['port', 'command', 'args', 'env', 'resources', 'configKey', 'path', 'startupProbe', 'readinessProbe', 'livenessProbe', 'podReadyWithoutIt'];
 
 /**
  * Checks the types of the props before anything reads them. TypeScript callers are held to them by
@@ -49,14 +51,13 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   // Types only: ranges and formats are checked by validate.ts, with every other problem.
   check.integer(p.port, 'port', Number.MIN_SAFE_INTEGER);
   check.integer(p.replicas, 'replicas', Number.MIN_SAFE_INTEGER);
-  checkEnv(p.env, check);
+  checkEnv(p.env, 'env', check);
   checkResources(p.resources, 'resources', check);
   checkResources(p.initContainerResources, 'initContainerResources', check);
   check.integer(p.workers, 'workers', Number.MIN_SAFE_INTEGER);
   checkLabelName(p.containerName, 'containerName', 'a container name', check);
-  for (const field of ['command', 'args'] as const) {
-    check.list(p[field], field)?.forEach((v, i) => check.string(v, `${field}[${i}]`, { allowEmpty: field === 'args' }));
-  }
+  checkCommand(p, '', check);
+  check.string(p.kubernetesVersion, 'kubernetesVersion');
   const user = check.object(p.userConfig, 'userConfig', ['configMapName', 'configMapKey', 'config']);
   check.string(user?.configMapName, 'userConfig.configMapName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
   check.string(user?.configMapKey, 'userConfig.configMapKey');
@@ -173,24 +174,49 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
         check.problems.add(`${field}.metadata`, 'expected the lls-provider-spec.yaml content as an object or as YAML text.');
       }
       check.string(ref?.metadataFile, `${field}.metadataFile`);
+      checkSidecar(ref?.sidecar, `${field}.sidecar`, check);
     });
   }
   return check.problems.problems.length === before;
 }
 
-function checkEnv(env: unknown, check: ShapeChecker): void {
-  check.list(env, 'env')?.forEach((entry, i) => {
-    const e = check.object(entry, `env[${i}]`, ['name', 'value', 'valueFrom']);
+/** A container's `command` and `args` (`at`: the field the container's options are under, or ''). */
+function checkCommand(options: Record<string, unknown>, at: string, check: ShapeChecker): void {
+  for (const name of ['command', 'args'] as const) {
+    const field = at === '' ? name : `${at}.${name}`;
+    check.list(options[name], field)?.forEach((v, i) => check.string(v, `${field}[${i}]`, { allowEmpty: name === 'args' }));
+  }
+}
+
+function checkEnv(env: unknown, field: string, check: ShapeChecker): void {
+  check.list(env, field)?.forEach((entry, i) => {
+    const e = check.object(entry, `${field}[${i}]`, ['name', 'value', 'valueFrom']);
     if (entry !== undefined && e === undefined) {
       return;
     }
     if (e?.name === undefined) {
-      check.problems.add(`env[${i}].name`, 'missing: every environment variable needs a name.');
+      check.problems.add(`${field}[${i}].name`, 'missing: every environment variable needs a name.');
     }
-    check.string(e?.name, `env[${i}].name`);
-    check.string(e?.value, `env[${i}].value`, { allowEmpty: true });
-    check.object(e?.valueFrom, `env[${i}].valueFrom`, ['configMapKeyRef', 'secretKeyRef', 'fieldRef', 'resourceFieldRef']);
+    check.string(e?.name, `${field}[${i}].name`);
+    check.string(e?.value, `${field}[${i}].value`, { allowEmpty: true });
+    check.object(e?.valueFrom, `${field}[${i}].valueFrom`, ['configMapKeyRef', 'secretKeyRef', 'fieldRef', 'resourceFieldRef']);
   });
+}
+
+/** A provider's sidecar options: their types (the ports and the address are checked with the others). */
+function checkSidecar(value: unknown, field: string, check: ShapeChecker): void {
+  const sidecar = check.object(value, field, SIDECAR);
+  if (sidecar === undefined) return;
+  check.integer(sidecar.port, `${field}.port`, 1, 65535);
+  checkCommand(sidecar, field, check);
+  checkEnv(sidecar.env, `${field}.env`, check);
+  checkResources(sidecar.resources, `${field}.resources`, check);
+  check.string(sidecar.configKey, `${field}.configKey`, { allowEmpty: true });
+  check.string(sidecar.path, `${field}.path`);
+  for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) {
+    if (sidecar[probe] !== undefined && !isRecord(sidecar[probe])) check.problems.add(`${field}.${probe}`, 'expected a Kubernetes probe (an object such as { httpGet: { path: /health, port: 18000 } }).');
+  }
+  check.boolean(sidecar.podReadyWithoutIt, `${field}.podReadyWithoutIt`);
 }
 
 /** A DNS-1123 label: the pattern, and at most 63 characters (said as the ModelDeployment checks say it). */

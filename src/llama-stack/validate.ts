@@ -6,6 +6,7 @@ import { IMAGE_PULL_POLICIES, PlacedProvider, providersInSpecOrder } from './ext
 import type { LlamaStackWithProvidersProps } from './llama-stack-with-providers';
 import { checkPropsShape } from './props-shape';
 import { resolveProviderConfig, SecretEnvVar } from './provider-config';
+import { kubernetesMinorOf, PlannedSidecar, planSidecars } from './provider-sidecar';
 import { resolveRelease } from './release';
 import { autoscalerMinReplicas } from './scaling';
 import { checkWorkers, serverSectionOf } from './server-process';
@@ -30,6 +31,8 @@ const IMAGE_REF = /^[A-Za-z0-9][A-Za-z0-9._\-/:@+]*$/;
 export interface ValidatedProvider extends PlacedProvider {
   readonly config?: { [key: string]: unknown };
   readonly secretEnv: SecretEnvVar[];
+  /** Its service's sidecar, when it has one (its config then holds the service's address). */
+  readonly sidecar?: PlannedSidecar;
 }
 
 /** What validation yields besides problems: facts the rendering needs and cannot re-derive cheaply. */
@@ -317,7 +320,27 @@ function validateProviders(
     }
     result.push(resolved);
   }
-  return result;
+  return withSidecars(result, props, problems);
+}
+
+/** The providers with their sidecars planned (ports, addresses in their configs). */
+function withSidecars(providers: ValidatedProvider[], props: LlamaStackWithProvidersProps, problems: ProblemCollector): ValidatedProvider[] {
+  if (props.kubernetesVersion !== undefined && kubernetesMinorOf(props.kubernetesVersion) === undefined) {
+    problems.add('kubernetesVersion', `'${props.kubernetesVersion}' is not a Kubernetes version: expected the cluster's minor, such as '1.30' (or 'v1.30.2').`);
+  }
+  const asking = providers.filter((p) => p.provider.sidecar !== undefined);
+  const planned = planSidecars(asking.map((p) => ({
+    field: p.field,
+    key: providerKey(p.provider.providerId),
+    image: p.provider.image,
+    imagePullPolicy: p.provider.imagePullPolicy,
+    options: p.provider.sidecar!,
+    config: p.config,
+  })), props.port ?? 8321, (field, message) => problems.add(field, message));
+  return providers.map((p) => {
+    const i = asking.indexOf(p);
+    return i < 0 ? p : { ...p, config: planned[i].config, sidecar: planned[i].sidecar };
+  });
 }
 
 function checkImage(image: string, field: string, what: string, problems: ProblemCollector): void {

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Cluster } from './cluster';
 import { ApiServer, apiServerSupport, apiServerVersion, TESTED_MINORS } from './server';
+import { ManifestValidator } from '../../src/schema/manifest-validator';
 import { describeWhen } from '../sandbox/host';
 
 const DIR = path.resolve(process.env.KIC_RENDERED_DIR ?? '.tmp/rendered-by-tests');
@@ -82,5 +83,15 @@ describe.each(TESTED_MINORS)('Kubernetes %s', (minor) => describeWhen(`every obj
     // eslint-disable-next-line no-console
     console.log(`kube-apiserver ${apiServerVersion(minor)} checked ${results.length} distinct objects rendered by the tests`);
     expect(problems).toEqual([]);
+  }, 600_000);
+
+  test('validate\'s offline checks of this minor accept each the server accepted', async () => {
+    const validator = ManifestValidator.withVendoredCrds([], minor);
+    const results = await cluster.dryRun(objects.map((r) => r.object), NAMESPACE);
+    const refusedOffline = objects.filter((_, i) => results[i].accepted).flatMap(({ test, object }) => {
+      const { valid, violations } = validator.validate(object);
+      return valid ? [] : [`${test}: ${object.kind} ${object.metadata?.name}: ${violations.map((v) => `${v.path}: ${v.message}`).join('; ')}`];
+    });
+    expect(refusedOffline).toEqual([]);
   }, 600_000);
 }));

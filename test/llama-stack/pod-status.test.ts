@@ -42,8 +42,8 @@ describe('the status of a LlamaStackWithProviders pod', () => {
     expect(s).toMatchObject({ name: 'stack', namespace: 'ai', pod: 'stack-abc', phase: 'Initializing', message: 'init container install-provider-vllm-x-72e3b77e has not completed' });
     // The id as written, though the pod spec carries it escaped for $(VAR) expansion.
     expect(s.providers).toEqual([
-      { providerId: 'vllm$x', api: 'inference', image: 'quay.io/acme/vllm:1', phase: 'Installing' },
-      { providerId: 'guard', api: 'safety', image: 'quay.io/acme/guard:1', phase: 'Pending' },
+      { providerId: 'vllm$x', api: 'inference', image: 'quay.io/acme/vllm:1', mode: 'inline', phase: 'Installing' },
+      { providerId: 'guard', api: 'safety', image: 'quay.io/acme/guard:1', mode: 'inline', phase: 'Pending' },
     ]);
   });
 
@@ -81,5 +81,47 @@ describe('the status of a LlamaStackWithProviders pod', () => {
   test('a pod of something else is refused', () => {
     expect(() => llamaStackPodStatus({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' }, spec: { containers: [{ name: 'a' }] } }))
       .toThrow('expected a pod of a LlamaStackWithProviders server');
+  });
+});
+
+describe('a provider with a sidecar (seed 002, Level 2a)', () => {
+  const withSidecar = (kubernetesVersion?: string) => find(render({
+    distribution: { name: 'starter' },
+    kubernetesVersion,
+    externalProviders: { inference: [{ providerId: 'echo', image: 'quay.io/acme/echo:1', sidecar: {} }, { providerId: 'plain', image: 'quay.io/acme/plain:1' }] },
+  }), 'Deployment').spec.template.spec;
+  const sidecarPod = (spec: any, sidecar: any, server: any) => {
+    const installs = spec.initContainers.filter((c: any) => c.restartPolicy !== 'Always').map((c: any) => done(c.name));
+    const native = spec.initContainers.some((c: any) => c.restartPolicy === 'Always');
+    return {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'stack-abc', labels: deployment.spec.template.metadata.labels },
+      spec,
+      status: {
+        initContainerStatuses: native ? [...installs, sidecar] : installs,
+        containerStatuses: native ? [server] : [server, sidecar],
+      },
+    };
+  };
+
+  test.each([['native', undefined], ['regular', '1.28']])('%s: mode sidecar with its readiness and restarts; Ready while it is', (_, version) => {
+    const status = llamaStackPodStatus(sidecarPod(withSidecar(version), { ...running('provider-echo', true), restartCount: 2 }, running('llama-stack', true)));
+    expect(status.phase).toBe('Ready');
+    expect(status.providers).toEqual([
+      { providerId: 'echo', api: 'inference', image: 'quay.io/acme/echo:1', mode: 'sidecar', phase: 'Ready', sidecar: { container: 'provider-echo', ready: true, restarts: 2 } },
+      { providerId: 'plain', api: 'inference', image: 'quay.io/acme/plain:1', mode: 'inline', phase: 'Ready' },
+    ]);
+  });
+
+  test('a sidecar that crashes: its provider Degraded with the reason; the server keeps its own phase', () => {
+    const status = llamaStackPodStatus(sidecarPod(withSidecar(), { ...waiting('provider-echo', 'CrashLoopBackOff'), restartCount: 5 }, running('llama-stack', true)));
+    expect(status.phase).toBe('Ready');
+    expect(status.providers[0]).toMatchObject({ mode: 'sidecar', phase: 'Degraded', reason: 'sidecar provider-echo: CrashLoopBackOff', sidecar: { ready: false, restarts: 5 } });
+  });
+
+  test('a native sidecar running while the server starts is not an init container that has not completed', () => {
+    const status = llamaStackPodStatus(sidecarPod(withSidecar(), running('provider-echo', true), running('llama-stack', false)));
+    expect(status).toMatchObject({ phase: 'Initializing', message: 'the server is starting: not ready yet' });
   });
 });

@@ -534,7 +534,7 @@ describe('LlamaStackWithProviders: how the server starts', () => {
     expect(s).toMatchObject({ name: 'server', command: ['python', '-m', 'my.server'], args: ['--config', '$(LLAMA_STACK_CONFIG)'] });
     // args alone go to the server command the construct starts.
     expect(server({ args: ['--port', '9000'], userConfig: { configMapName: 'c' } })).toMatchObject({ command: LAUNCH_SERVER, args: ['--port', '9000'] });
-    expect(errorOf({ ...THREE_PROVIDERS, containerName: 'merge-config' })).toContain('containerName: \'merge-config\' is the name of one of the pod\'s init containers');
+    expect(errorOf({ ...THREE_PROVIDERS, containerName: 'merge-config' })).toContain('containerName: \'merge-config\' is the name of one of the pod\'s other containers');
     expect(errorOf({ distribution: { name: 'starter' }, containerName: 'Server_1' })).toContain('containerName: "Server_1" is not a container name (a DNS-1123 label)');
     expect(errorOf({ distribution: { name: 'starter' }, command: [] })).toContain('command: is an empty list');
   });

@@ -77,7 +77,7 @@ describeWithLlamaStack('kube-inference status of a server pod (real install and 
         pod: 'stack-7c9f8d5b6-x2x4q',
         phase: 'Ready',
         restarts: 0,
-        providers: [{ providerId: 'acme-echo', api: 'inference', image: ECHO, phase: 'Ready' }],
+        providers: [{ providerId: 'acme-echo', api: 'inference', image: ECHO, mode: 'inline', phase: 'Ready' }],
       });
     } finally {
       await pod.stop();
