@@ -21,6 +21,9 @@ export type {
 } from './llama-stack/options';
 export type { HealthCheck } from './llama-stack/health-check';
 export type { ResourceRequirements } from './llama-stack/pod';
+export type { ProviderServicePart } from './llama-stack/provider-service-part';
+export type { ProviderSidecar } from './llama-stack/provider-sidecar';
+export type { ProviderService } from './llama-stack/provider-service';
 export { LLAMA_STACK_RELEASES, DEFAULT_LLAMA_STACK_VERSION } from './run-config/releases';
 export type { LlamaStackRelease } from './run-config/releases';
 export { providerKey, MAX_PROVIDER_KEY_LENGTH } from './run-config/provider-id';

@@ -3,6 +3,7 @@ import { readInputs } from './inputs';
 import { Command, parseCommandArgs, UsageError } from './io';
 import { isRecord } from '../checks';
 import { LlamaStackStatus, llamaStackPodStatus } from '../llama-stack/pod-status';
+import { SERVER_LABEL } from '../llama-stack/provider-service';
 import { ModelDeploymentStatus } from '../model-deployment/status';
 import { translateStatus } from '../model-deployment/translate-status';
 
@@ -13,7 +14,9 @@ from their upstream resources as saved with \`kubectl get -o yaml\`: KAITO Works
 DynamoGraphDeployments and KubeRay RayServices, one resource or a List of them. For a pod of a
 LlamaStackWithProviders server, the server's phase (Pending, Initializing, Ready, Failed,
 Terminating, as the llama-stack operator's status) and each external provider's (Pending,
-Installing, Ready, Failed), with the reason from its init container or the server's preflight.
+Installing, Ready, Degraded, Failed) and mode (inline, sidecar, service), with the reason from its
+init container, its sidecar, or the server's preflight; the Deployments of providers' services given
+beside the pod report their availability.
 
   FILE                 the saved resources; '-' (or no FILE) reads standard input
   -f, --filename FILE  the same, as kubectl spells it (repeatable)
@@ -23,6 +26,8 @@ Installing, Ready, Failed), with the reason from its init container or the serve
 Examples:
   kubectl get dynamographdeployment llama-8b -o yaml | kube-inference status
   kubectl get pods -l app.kubernetes.io/instance=my-stack -o yaml | kube-inference status
+  { kubectl get pods -l app.kubernetes.io/instance=my-stack -o yaml; echo ---;
+    kubectl get deployments -l kube-inference.io/server=my-stack -o yaml; } | kube-inference status
 
 Exit code 1, with nothing on standard output, when an input cannot be read or holds a resource no
 provider understands.
@@ -49,17 +54,19 @@ export const statusCommand: Command = {
     }
     const statuses: Array<ModelDeploymentStatus | LlamaStackStatus> = [];
     const errors: string[] = [];
-    for (const input of inputs.documents) {
-      // `kubectl get` prints several resources as a List.
+    // `kubectl get` prints several resources as a List.
+    const resources = inputs.documents.flatMap((input) => {
       const items: unknown[] = isRecord(input.value) && Array.isArray(input.value.items) ? input.value.items : [input.value];
-      items.forEach((item, i) => {
-        const where = `${input.source} document ${input.index + 1}${items.length > 1 || item !== input.value ? ` item ${i + 1}` : ''}`;
-        try {
-          statuses.push(isRecord(item) && item.kind === 'Pod' ? llamaStackPodStatus(item) : translateStatus(item));
-        } catch (e) {
-          errors.push(`${where}: ${(e as Error).message}`);
-        }
-      });
+      return items.map((item, i) => ({ item, where: `${input.source} document ${input.index + 1}${items.length > 1 || item !== input.value ? ` item ${i + 1}` : ''}` }));
+    });
+    // The Deployments of providers' services are read into their servers' statuses, not on their own.
+    const services = new Map(resources.map(({ item }) => item).filter(isProviderServiceDeployment).map((d) => [d.metadata.name as string, d]));
+    for (const { item, where } of resources.filter((r) => !isProviderServiceDeployment(r.item))) {
+      try {
+        statuses.push(isRecord(item) && item.kind === 'Pod' ? llamaStackPodStatus(item, services) : translateStatus(item));
+      } catch (e) {
+        errors.push(`${where}: ${(e as Error).message}`);
+      }
     }
     if (errors.length > 0) {
       io.stderr(errors.map((e) => `error: ${e}\n`).join(''));
@@ -74,6 +81,12 @@ export const statusCommand: Command = {
     return 0;
   },
 };
+
+/** A Deployment of a provider's service (it carries its server's name in `kube-inference.io/server`). */
+function isProviderServiceDeployment(item: unknown): item is Record<string, any> {
+  return isRecord(item) && item.kind === 'Deployment' && isRecord(item.metadata) && typeof item.metadata.name === 'string'
+    && isRecord(item.metadata.labels) && typeof item.metadata.labels[SERVER_LABEL] === 'string';
+}
 
 function withoutUndefined<T>(status: T): T {
   return JSON.parse(JSON.stringify(status)) as T;

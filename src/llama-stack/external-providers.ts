@@ -1,3 +1,4 @@
+import type { ProviderService } from './provider-service';
 import type { ProviderSidecar } from './provider-sidecar';
 import { EXTERNAL_PROVIDER_SECTIONS } from './release';
 import { apiForCrdSection, LlamaStackApi } from '../run-config/apis';
@@ -79,6 +80,14 @@ export interface ExternalProvider {
    * @default - no sidecar: the provider runs in the server's process only
    */
   readonly sidecar?: ProviderSidecar;
+  /**
+   * Runs the provider's service in pods of its own, from the same image (seed 002, Level 2b): a
+   * Deployment and a Service `<name>-<provider key>`, reachable only from the server's pods (a
+   * NetworkPolicy); the adapter's config receives the Service's address
+   * (`config.url: http://<name>-<provider key>:<port>` by default).
+   * @default - no service of its own
+   */
+  readonly service?: ProviderService;
 }
 
 /**

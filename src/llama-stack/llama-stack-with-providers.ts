@@ -19,7 +19,8 @@ import { ExternalProviders, ImagePullPolicy } from './external-providers';
 import { HealthCheck, healthCheckOf } from './health-check';
 import { ingressSpec, networkPolicySpec, routeSpec } from './network';
 import { AutoscalingOptions, CaBundleOptions, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, StorageOptions, UserConfig } from './options';
-import { checkUserVolumes, initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, sidecars, volumes, VOLUMES } from './pod';
+import { checkUserVolumes, containerSecurityContext, initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, sidecars, volumes, VOLUMES } from './pod';
+import { defineProviderService } from './provider-service';
 import { kubernetesMinorOf, NATIVE_SIDECARS_SINCE } from './provider-sidecar';
 import { autoscalerSpec, disruptionBudgetSpec, podPlacement } from './scaling';
 import { initScripts } from './scripts';
@@ -460,6 +461,18 @@ export class LlamaStackWithProviders extends Construct {
         ports: [{ name: 'http', port: this.port, targetPort: 'http', protocol: 'TCP' }],
       },
     });
+
+    for (const p of validated.providers) {
+      if (!p.service) continue;
+      defineProviderService(this, p.service, {
+        server: this.name,
+        namespace: props.namespace,
+        serverSelector: selector,
+        labels: props.labels,
+        podSecurityContext: podSecurityContext(plan.security),
+        containerSecurityContext: containerSecurityContext(plan.security),
+      });
+    }
 
     if (props.autoscaling) {
       defineObject(this, 'autoscaler', 'HorizontalPodAutoscaler', { metadata: metadata(`${this.name}-hpa`), spec: autoscalerSpec(this.name, replicas, props.autoscaling) });

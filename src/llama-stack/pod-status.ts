@@ -4,6 +4,7 @@
 // and each external provider's, from its install init container and the server's preflight.
 import { isRecord } from '../checks';
 import { MANAGED_BY } from '../labels';
+import { PROVIDER_SERVICE_ENV } from './provider-service';
 
 /** The server's phase, as the operator's `status.phase`. */
 export type LlamaStackPhase = 'Pending' | 'Initializing' | 'Ready' | 'Failed' | 'Terminating';
@@ -14,8 +15,8 @@ export type LlamaStackPhase = 'Pending' | 'Initializing' | 'Ready' | 'Failed' | 
  */
 export type ProviderPhase = 'Pending' | 'Installing' | 'Ready' | 'Degraded' | 'Failed';
 
-/** Where a provider runs: in the server's process only, or with its service in a sidecar. */
-export type ProviderMode = 'inline' | 'sidecar';
+/** Where a provider runs: in the server's process only, or with its service in a sidecar or in pods of its own. */
+export type ProviderMode = 'inline' | 'sidecar' | 'service';
 
 /** A provider's sidecar as the kubelet reports it. */
 export interface SidecarStatus {
@@ -23,6 +24,14 @@ export interface SidecarStatus {
   readonly container: string;
   readonly ready: boolean;
   readonly restarts: number;
+}
+
+/** A provider's service in pods of its own, as its Deployment reports it. */
+export interface ProviderServiceStatus {
+  /** Its Deployment and Service. */
+  readonly name: string;
+  /** Pods wanted and available; absent when its Deployment was not among the inputs. */
+  readonly replicas?: { readonly desired: number; readonly available: number };
 }
 
 /** One external provider. */
@@ -36,6 +45,8 @@ export interface ExternalProviderStatus {
   readonly reason?: string;
   /** Its sidecar, in mode `sidecar`. */
   readonly sidecar?: SidecarStatus;
+  /** Its service, in mode `service`. */
+  readonly service?: ProviderServiceStatus;
 }
 
 /** The status of one server pod. */
@@ -64,10 +75,14 @@ export function isLlamaStackPod(resource: Record<string, any>): boolean {
 const INSTALL_PREFIX = 'install-provider-';
 
 /**
- * The status of a server pod as saved with `kubectl get pod -o yaml`.
+ * The status of a server pod as saved with `kubectl get pod -o yaml`, with the Deployments of its
+ * providers' services when given (by name; `kubectl get deployments -l kube-inference.io/server=<name>`).
  * @throws Error when it is not such a pod
  */
-export function llamaStackPodStatus(pod: Record<string, any>): LlamaStackStatus {
+export function llamaStackPodStatus(
+  pod: Record<string, any>,
+  serviceDeployments: ReadonlyMap<string, Record<string, any>> = new Map(),
+): LlamaStackStatus {
   if (!isLlamaStackPod(pod) || !isRecord(pod.spec) || !Array.isArray(pod.spec.containers) || pod.spec.containers.length === 0) {
     throw new Error('expected a pod of a LlamaStackWithProviders server (labels app.kubernetes.io/name: llama-stack, app.kubernetes.io/managed-by: kube-inference-constructs)');
   }
@@ -90,20 +105,32 @@ export function llamaStackPodStatus(pod: Record<string, any>): LlamaStackStatus 
     const failedPreflight = preflightFailures.get(providerId);
     const sidecarName = `provider-${c.name.slice(INSTALL_PREFIX.length)}`;
     const sidecar = sidecarNames.has(sidecarName) ? sidecarStatusOf(sidecarName, sidecarStatuses.get(sidecarName)) : undefined;
+    const serviceName = env[PROVIDER_SERVICE_ENV];
+    const service = typeof serviceName === 'string' ? serviceStatusOf(serviceName, serviceDeployments.get(serviceName)) : undefined;
     const installed = failedPreflight !== undefined && state.phase === 'done' ? { phase: 'Failed' as const, reason: `preflight failed: ${failedPreflight}` } : providerPhase(state);
+    const unavailable = sidecar && !sidecar.status.ready ? sidecar.why : service?.why;
     return {
       providerId,
       api: String(env.PROVIDER_API ?? ''),
       image: String(env.PROVIDER_IMAGE ?? c.image ?? ''),
-      mode: sidecar ? 'sidecar' : 'inline',
-      ...(installed.phase === 'Ready' && sidecar && !sidecar.status.ready ? { phase: 'Degraded', reason: sidecar.why } : installed),
+      mode: sidecar ? 'sidecar' : service ? 'service' : 'inline',
+      ...(installed.phase === 'Ready' && unavailable !== undefined ? { phase: 'Degraded', reason: unavailable } : installed),
       ...(sidecar ? { sidecar: sidecar.status } : {}),
+      ...(service ? { service: service.status } : {}),
     };
   });
 
   const name = pod.metadata?.labels?.['app.kubernetes.io/instance'] ?? pod.metadata?.name;
   const base = { name, namespace: pod.metadata?.namespace, pod: pod.metadata?.name, restarts: server?.restartCount ?? 0, providers };
   return { ...base, ...serverPhase(pod, inits, server) };
+}
+
+/** A provider service's availability (from its Deployment, when given), and why it is not available. */
+function serviceStatusOf(name: string, deployment: Record<string, any> | undefined): { status: ProviderServiceStatus; why?: string } {
+  if (deployment === undefined) return { status: { name } };
+  const desired = typeof deployment.spec?.replicas === 'number' ? deployment.spec.replicas : 1;
+  const available = typeof deployment.status?.availableReplicas === 'number' ? deployment.status.availableReplicas : 0;
+  return { status: { name, replicas: { desired, available } }, why: available === 0 && desired > 0 ? `service ${name}: no pod available` : undefined };
 }
 
 /** A sidecar's readiness and restarts, and why it is not ready. */

@@ -17,6 +17,7 @@ import {
   SCRIPTS_DIR,
   USER_CONFIG_DIR,
 } from './paths';
+import { PROVIDER_SERVICE_ENV } from './provider-service';
 import { sidecarContainer } from './provider-sidecar';
 import { initScripts, SCRIPT_FILES } from './scripts';
 import { ValidatedProvider } from './validate';
@@ -358,6 +359,8 @@ function installContainer(plan: PodPlan, p: ValidatedProvider): IContainer {
       { name: 'EXTERNAL_PROVIDERS_DIR', value: EXTERNAL_PROVIDERS_DIR },
       // pip needs a writable home; the image's may not be writable for our uid.
       { name: 'HOME', value: '/tmp' },
+      // Not read by the install: `kube-inference status` finds the provider's service by it.
+      ...(p.service ? [{ name: PROVIDER_SERVICE_ENV, value: p.service.name }] : []),
     ],
     volumeMounts: [
       { name: VOLUMES.scripts, mountPath: SCRIPTS_DIR, readOnly: true },

@@ -26,8 +26,11 @@ const VOLUME_FIELDS = [
   'persistentVolumeClaim', 'photonPersistentDisk', 'portworxVolume', 'projected', 'quobyte', 'rbd', 'scaleIO', 'secret', 'storageos',
   'vsphereVolume',
 ];
-const PROVIDER = ['providerId', 'image', 'imagePullPolicy', 'config', 'metadata', 'metadataFile', 'sidecar'];
-const SIDECAR = ['port', 'command', 'args', 'env', 'resources', 'configKey', 'path', 'startupProbe', 'readinessProbe', 'livenessProbe', 'podReadyWithoutIt'];
+const PROVIDER = ['providerId', 'image', 'imagePullPolicy', 'config', 'metadata', 'metadataFile', 'sidecar', 'service'];
+/** The options of a provider's service, in a sidecar or in pods of its own. */
+const SERVICE_PART = ['port', 'command', 'args', 'env', 'resources', 'configKey', 'path', 'startupProbe', 'readinessProbe', 'livenessProbe'];
+const SIDECAR = [...SERVICE_PART, 'podReadyWithoutIt'];
+const SERVICE = [...SERVICE_PART, 'replicas', 'serviceAccountName'];
 
 /**
  * Checks the types of the props before anything reads them. TypeScript callers are held to them by
@@ -174,7 +177,8 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
         check.problems.add(`${field}.metadata`, 'expected the lls-provider-spec.yaml content as an object or as YAML text.');
       }
       check.string(ref?.metadataFile, `${field}.metadataFile`);
-      checkSidecar(ref?.sidecar, `${field}.sidecar`, check);
+      checkServicePart(ref?.sidecar, `${field}.sidecar`, SIDECAR, check);
+      checkServicePart(ref?.service, `${field}.service`, SERVICE, check);
     });
   }
   return check.problems.problems.length === before;
@@ -203,20 +207,25 @@ function checkEnv(env: unknown, field: string, check: ShapeChecker): void {
   });
 }
 
-/** A provider's sidecar options: their types (the ports and the address are checked with the others). */
-function checkSidecar(value: unknown, field: string, check: ShapeChecker): void {
-  const sidecar = check.object(value, field, SIDECAR);
-  if (sidecar === undefined) return;
-  check.integer(sidecar.port, `${field}.port`, 1, 65535);
-  checkCommand(sidecar, field, check);
-  checkEnv(sidecar.env, `${field}.env`, check);
-  checkResources(sidecar.resources, `${field}.resources`, check);
-  check.string(sidecar.configKey, `${field}.configKey`, { allowEmpty: true });
-  check.string(sidecar.path, `${field}.path`);
+/**
+ * The options of a provider's service, in a sidecar or in pods of its own (`allowed`): their types (the
+ * ports and the address are checked with the other providers').
+ */
+function checkServicePart(value: unknown, field: string, allowed: readonly string[], check: ShapeChecker): void {
+  const o = check.object(value, field, allowed);
+  if (o === undefined) return;
+  check.integer(o.port, `${field}.port`, 1, 65535);
+  check.integer(o.replicas, `${field}.replicas`);
+  checkCommand(o, field, check);
+  checkEnv(o.env, `${field}.env`, check);
+  checkResources(o.resources, `${field}.resources`, check);
+  check.string(o.configKey, `${field}.configKey`, { allowEmpty: true });
+  check.string(o.path, `${field}.path`);
+  check.string(o.serviceAccountName, `${field}.serviceAccountName`, { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
   for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) {
-    if (sidecar[probe] !== undefined && !isRecord(sidecar[probe])) check.problems.add(`${field}.${probe}`, 'expected a Kubernetes probe (an object such as { httpGet: { path: /health, port: 18000 } }).');
+    if (o[probe] !== undefined && !isRecord(o[probe])) check.problems.add(`${field}.${probe}`, 'expected a Kubernetes probe (an object such as { httpGet: { path: /health, port: 8080 } }).');
   }
-  check.boolean(sidecar.podReadyWithoutIt, `${field}.podReadyWithoutIt`);
+  check.boolean(o.podReadyWithoutIt, `${field}.podReadyWithoutIt`);
 }
 
 /** A DNS-1123 label: the pattern, and at most 63 characters (said as the ModelDeployment checks say it). */

@@ -4,67 +4,27 @@
 // to the service as PROVIDER_PORT, and the adapter's config gets that address.
 import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import type { IContainer } from 'kubernetes-models/v1/Container';
-import type { IProbe } from 'kubernetes-models/v1/Probe';
-import type { ResourceRequirements } from './pod';
+import { configWithAddress, ProviderServicePart, ServicePartRequest, servicePartContainer } from './provider-service-part';
 
 /** A provider's service run as a sidecar of the server's pod (seed 002, Level 2a). */
-export interface ProviderSidecar {
+export interface ProviderSidecar extends ProviderServicePart {
   /**
-   * The port the service listens on, given to it as `PROVIDER_PORT`. Unique in the pod, never the
-   * server's, at least 1024 (the containers run without privileges).
+   * The port the service listens on, given to it as `PROVIDER_PORT`; its address is
+   * `http://localhost:<port><path>`. Unique in the pod, never the server's, at least 1024 (the
+   * containers run without privileges).
    * @default - 18000 + the sidecar's position among the pod's sidecars (spec order)
    */
   readonly port?: number;
-  /**
-   * The service's command.
-   * @default - the image's entrypoint
-   */
-  readonly command?: string[];
-  /**
-   * Arguments to the command.
-   * @default - the image's
-   */
-  readonly args?: string[];
-  /**
-   * More environment variables of the service (`PROVIDER_PORT` is the construct's).
-   * @default - none
-   */
-  readonly env?: k8s.EnvVar[];
-  /**
-   * The service's resource requests and limits. They add to the pod's: the scheduler places the pod by
-   * the sum of the server's and every sidecar's requests.
-   * @default - none
-   */
-  readonly resources?: ResourceRequirements;
-  /**
-   * The key of the provider's `config` that receives the service's address,
-   * `http://localhost:<port><path>`.
-   * @default 'url'
-   */
-  readonly configKey?: string;
-  /**
-   * Appended to the address, e.g. `/v1`.
-   * @default - nothing
-   */
-  readonly path?: string;
   /**
    * How the kubelet knows the service has started: the server starts only after (with native sidecars).
    * @default - a TCP connection to the port, every second for up to two minutes
    */
   readonly startupProbe?: k8s.Probe;
   /**
-   * When the service is ready; while it is not, the pod is not Ready either.
-   * @default - a TCP connection to the port, every 10 seconds
-   */
-  readonly readinessProbe?: k8s.Probe;
-  /**
-   * When the kubelet restarts the service.
-   * @default - a TCP connection to the port, every 10 seconds, three failures
-   */
-  readonly livenessProbe?: k8s.Probe;
-  /**
    * Keep the pod Ready while this sidecar is not (seed 002: the server keeps serving the other APIs
    * while a provider's service fails): it gets no readiness probe; its liveness probe still restarts it.
+   * Its resources add to the pod's: the scheduler places the pod by the sum of the server's and every
+   * sidecar's requests.
    * @default false
    */
   readonly podReadyWithoutIt?: boolean;
@@ -91,11 +51,6 @@ export function sidecarName(key: string): string {
   return `provider-${key}`;
 }
 
-/** The address the provider's adapter reaches its service at. */
-export function sidecarAddress(port: number, path: string | undefined): string {
-  return `http://localhost:${port}${path ?? ''}`;
-}
-
 /**
  * The sidecar's container. Native (an init container with `restartPolicy: Always`, Kubernetes ≥ 1.29):
  * started, and its startup probe passed, before the server starts; it stops after the server. Else a
@@ -103,34 +58,20 @@ export function sidecarAddress(port: number, path: string | undefined): string {
  * service comes up).
  */
 export function sidecarContainer(s: PlannedSidecar, native: boolean, securityContext: IContainer['securityContext']): IContainer {
-  const tcp = { tcpSocket: { port: s.port } };
-  const o = s.options;
-  const readiness = o.podReadyWithoutIt ? undefined : (o.readinessProbe as IProbe | undefined) ?? { ...tcp, periodSeconds: 10 };
-  return {
+  const portName = `p-${s.port}`;
+  const container = servicePartContainer({
     name: sidecarName(s.key),
     image: s.image,
-    imagePullPolicy: s.imagePullPolicy as IContainer['imagePullPolicy'],
-    ...(native ? { restartPolicy: 'Always' } : {}),
-    command: o.command,
-    args: o.args,
-    env: [{ name: 'PROVIDER_PORT', value: String(s.port) }, ...((o.env ?? []) as IContainer['env'] & object)],
-    ports: [{ name: `p-${s.port}`, containerPort: s.port, protocol: 'TCP' }],
-    resources: o.resources,
+    imagePullPolicy: s.imagePullPolicy,
+    port: s.port,
+    portName,
+    options: s.options,
     securityContext,
-    startupProbe: (o.startupProbe as IProbe | undefined) ?? { ...tcp, periodSeconds: 1, failureThreshold: 120 },
-    readinessProbe: readiness,
-    livenessProbe: (o.livenessProbe as IProbe | undefined) ?? { ...tcp, periodSeconds: 10, failureThreshold: 3 },
-  };
-}
-
-/** A provider asking for a sidecar, as validation sees it. */
-interface SidecarRequest {
-  readonly field: string;
-  readonly key: string;
-  readonly image: string;
-  readonly imagePullPolicy?: string;
-  readonly options: ProviderSidecar;
-  readonly config?: { [key: string]: unknown };
+    defaultStartupProbe: { tcpSocket: { port: portName }, periodSeconds: 1, failureThreshold: 120 },
+    withoutReadiness: s.options.podReadyWithoutIt,
+  });
+  // An init container that restarts: the kubelet keeps it running beside the main containers.
+  return native ? { ...container, restartPolicy: 'Always' } : container;
 }
 
 /**
@@ -139,7 +80,7 @@ interface SidecarRequest {
  * config with the service's address at its key. Problems are reported by field.
  */
 export function planSidecars(
-  requests: readonly SidecarRequest[],
+  requests: ReadonlyArray<ServicePartRequest<ProviderSidecar>>,
   serverPort: number,
   report: (field: string, message: string) => void,
 ): Array<{ sidecar: PlannedSidecar; config: { [key: string]: unknown } }> {
@@ -163,15 +104,7 @@ export function planSidecars(
       port = next;
       taken.set(port, `the sidecar of ${r.field}`);
     }
-    const key = r.options.configKey ?? 'url';
-    if (key === '') report(`${r.field}.sidecar.configKey`, 'is empty: name the key of the provider\'s config that receives the service\'s address (default \'url\').');
-    if (r.options.path !== undefined && !r.options.path.startsWith('/')) {
-      report(`${r.field}.sidecar.path`, `'${r.options.path}' must start with '/': it is appended to http://localhost:${port}.`);
-    }
-    if (r.config !== undefined && Object.prototype.hasOwnProperty.call(r.config, key)) {
-      report(`${r.field}.config.${key}`, `is set, and the sidecar's address (${sidecarAddress(port, r.options.path)}) goes there: remove it, or name another key with sidecar.configKey.`);
-    }
-    const config = { ...r.config, [key]: sidecarAddress(port, r.options.path) };
+    const config = configWithAddress(r.field, 'sidecar', r.config, r.options, `http://localhost:${port}`, report);
     return { sidecar: { key: r.key, image: r.image, imagePullPolicy: r.imagePullPolicy ?? 'IfNotPresent', port, options: r.options }, config };
   });
 }

@@ -6,6 +6,7 @@ import { IMAGE_PULL_POLICIES, PlacedProvider, providersInSpecOrder } from './ext
 import type { LlamaStackWithProvidersProps } from './llama-stack-with-providers';
 import { checkPropsShape } from './props-shape';
 import { resolveProviderConfig, SecretEnvVar } from './provider-config';
+import { PlannedService, planServices } from './provider-service';
 import { kubernetesMinorOf, PlannedSidecar, planSidecars } from './provider-sidecar';
 import { resolveRelease } from './release';
 import { autoscalerMinReplicas } from './scaling';
@@ -33,6 +34,8 @@ export interface ValidatedProvider extends PlacedProvider {
   readonly secretEnv: SecretEnvVar[];
   /** Its service's sidecar, when it has one (its config then holds the service's address). */
   readonly sidecar?: PlannedSidecar;
+  /** Its service in pods of its own, when it has one (its config then holds the Service's address). */
+  readonly service?: PlannedService;
 }
 
 /** What validation yields besides problems: facts the rendering needs and cannot re-derive cheaply. */
@@ -73,7 +76,7 @@ export function validateProps(
   // Read once: the workers check and the health check both look at it.
   const inlineServer = serverSectionOf(inlineConfigText);
   checkWorkers(props.workers, release?.version, inlineServer, problems);
-  const providers = validateProviders(props, release, problems, warn);
+  const providers = validateProviders(props, release, name, problems, warn);
   const synthTimeConfig = problems.problems.length === 0
     ? mergeAtSynthTime(providers, inlineConfigText, configFileName, release!.version, problems)
     : undefined;
@@ -267,6 +270,7 @@ function checkWritable(config: unknown, field: string, label: string, problems: 
 function validateProviders(
   props: LlamaStackWithProvidersProps,
   release: LlamaStackRelease | undefined,
+  name: string,
   problems: ProblemCollector,
   warn: (message: string) => void,
 ): ValidatedProvider[] {
@@ -320,26 +324,35 @@ function validateProviders(
     }
     result.push(resolved);
   }
-  return withSidecars(result, props, problems);
+  return withServices(result, props, name, problems);
 }
 
-/** The providers with their sidecars planned (ports, addresses in their configs). */
-function withSidecars(providers: ValidatedProvider[], props: LlamaStackWithProvidersProps, problems: ProblemCollector): ValidatedProvider[] {
+/**
+ * The providers with their services planned, in a sidecar (ports) or in pods of their own (names):
+ * each adapter's config then holds its service's address.
+ */
+function withServices(
+  providers: ValidatedProvider[], props: LlamaStackWithProvidersProps, name: string, problems: ProblemCollector,
+): ValidatedProvider[] {
   if (props.kubernetesVersion !== undefined && kubernetesMinorOf(props.kubernetesVersion) === undefined) {
     problems.add('kubernetesVersion', `'${props.kubernetesVersion}' is not a Kubernetes version: expected the cluster's minor, such as '1.30' (or 'v1.30.2').`);
   }
-  const asking = providers.filter((p) => p.provider.sidecar !== undefined);
-  const planned = planSidecars(asking.map((p) => ({
-    field: p.field,
-    key: providerKey(p.provider.providerId),
-    image: p.provider.image,
-    imagePullPolicy: p.provider.imagePullPolicy,
-    options: p.provider.sidecar!,
-    config: p.config,
-  })), props.port ?? 8321, (field, message) => problems.add(field, message));
+  const report = (field: string, message: string) => problems.add(field, message);
+  const request = (p: ValidatedProvider) => ({
+    field: p.field, key: providerKey(p.provider.providerId), image: p.provider.image, imagePullPolicy: p.provider.imagePullPolicy, config: p.config,
+  });
+  for (const p of providers.filter((x) => x.provider.sidecar !== undefined && x.provider.service !== undefined)) {
+    problems.add(p.field, `provider '${p.provider.providerId}' has both a sidecar and a service: its service runs in one place; keep one of them.`);
+  }
+  const inSidecars = providers.filter((p) => p.provider.sidecar !== undefined && p.provider.service === undefined);
+  const sidecars = planSidecars(inSidecars.map((p) => ({ ...request(p), options: p.provider.sidecar! })), props.port ?? 8321, report);
+  const inServices = providers.filter((p) => p.provider.service !== undefined && p.provider.sidecar === undefined);
+  const services = planServices(inServices.map((p) => ({ ...request(p), options: p.provider.service! })), name, report);
   return providers.map((p) => {
-    const i = asking.indexOf(p);
-    return i < 0 ? p : { ...p, config: planned[i].config, sidecar: planned[i].sidecar };
+    const s = inSidecars.indexOf(p);
+    if (s >= 0) return { ...p, config: sidecars[s].config, sidecar: sidecars[s].sidecar };
+    const d = inServices.indexOf(p);
+    return d >= 0 ? { ...p, config: services[d].config, service: services[d].service } : p;
   });
 }
 

@@ -119,4 +119,43 @@ describeWhen(`status of live objects (kube-apiserver ${apiServerVersion(MINOR)})
     expect(status.providers.map((p: any) => [p.providerId, p.phase])).toEqual([['custom-vllm', 'Failed'], ['ollama', 'Pending'], ['trustyai-fms', 'Pending']]);
     expect(parse(stringify(status))).toEqual(status);
   });
+
+  test('a provider with a service of its own: the server\'s pod and the service\'s Deployment, read back through status', async () => {
+    const objects = render({ name: 'vectors-stack', distribution: { name: 'starter' }, externalProviders: { vectorIo: [{ providerId: 'vectors', image: 'quay.io/acme/vectors:1', service: { replicas: 2 } }] } });
+    const cluster = new Cluster(server);
+    for (const o of objects) await create(await cluster.collectionOf(o, NAMESPACE), o);
+    const deployments = `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`;
+    const service = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'vectors-stack-vectors');
+    // As the Deployment controller writes it: one of the two pods available.
+    const stored = (await server.request('GET', `${deployments}/${service.metadata.name}`)).body;
+    await writeStatus(`${deployments}/${service.metadata.name}`, stored, { observedGeneration: 1, replicas: 2, readyReplicas: 1, availableReplicas: 1, updatedReplicas: 2 });
+    const template = find(objects.filter((o) => o.metadata.name === 'vectors-stack'), 'Deployment').spec.template;
+    const pods = `/api/v1/namespaces/${NAMESPACE}/pods`;
+    const podName = 'vectors-stack-7c9f8d5b6-x2x4q';
+    const pod = await create(pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: podName, labels: template.metadata.labels }, spec: template.spec });
+    const done = { terminated: { exitCode: 0, reason: 'Completed', startedAt: since, finishedAt: since } };
+    await writeStatus(`${pods}/${podName}`, pod, {
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: since }],
+      initContainerStatuses: template.spec.initContainers.map((c: any) => ({ name: c.name, image: c.image, imageID: '', ready: false, restartCount: 0, state: done })),
+      containerStatuses: [{ name: 'llama-stack', image: template.spec.containers[0].image, imageID: '', ready: true, restartCount: 0, started: true, state: { running: { startedAt: since } } }],
+    });
+
+    // `kubectl get pods,deployments -l kube-inference.io/server=vectors-stack … -o yaml`, and the server's pod.
+    const serviceList = (await server.request('GET', `${deployments}?labelSelector=${encodeURIComponent('kube-inference.io/server=vectors-stack')}`)).body;
+    const podList = (await server.request('GET', `${pods}?labelSelector=${encodeURIComponent('app.kubernetes.io/instance=vectors-stack')}`)).body;
+    const items = [...podList.items.map((i: any) => ({ apiVersion: 'v1', kind: 'Pod', ...i })), ...serviceList.items.map((i: any) => ({ apiVersion: 'apps/v1', kind: 'Deployment', ...i }))];
+    const r = await cli(['status', '-'], { stdin: stringify({ apiVersion: 'v1', kind: 'List', items }) });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const [status] = parseAllDocuments(r.stdout).map((d) => d.toJS());
+    expect(status).toMatchObject({ name: 'vectors-stack', phase: 'Ready' });
+    expect(status.providers).toEqual([{
+      providerId: 'vectors',
+      api: 'vector_io',
+      image: 'quay.io/acme/vectors:1',
+      mode: 'service',
+      phase: 'Ready',
+      service: { name: 'vectors-stack-vectors', replicas: { desired: 2, available: 1 } },
+    }]);
+  });
 });

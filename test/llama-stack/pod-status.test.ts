@@ -125,3 +125,24 @@ describe('a provider with a sidecar (seed 002, Level 2a)', () => {
     expect(status).toMatchObject({ phase: 'Initializing', message: 'the server is starting: not ready yet' });
   });
 });
+
+describe('a provider with a service in pods of its own (seed 002, Level 2b)', () => {
+  const manifests = render({ distribution: { name: 'starter' }, externalProviders: { vectorIo: [{ providerId: 'vectors', image: 'quay.io/acme/vectors:1', service: { replicas: 2 } }] } });
+  const spec = find(manifests, 'Deployment').spec.template.spec;
+  const serverPod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'stack-abc', labels: deployment.spec.template.metadata.labels },
+    spec,
+    status: { initContainerStatuses: spec.initContainers.map((c: any) => done(c.name)), containerStatuses: [running('llama-stack', true)] },
+  };
+  const serviceDeployment = (available: number) => ({ ...manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === 'stack-vectors'), status: { availableReplicas: available } });
+
+  test('mode service, with its Deployment\'s availability when given; Degraded while no pod of it is available', () => {
+    expect(llamaStackPodStatus(serverPod).providers[0]).toEqual({ providerId: 'vectors', api: 'vector_io', image: 'quay.io/acme/vectors:1', mode: 'service', phase: 'Ready', service: { name: 'stack-vectors' } });
+    expect(llamaStackPodStatus(serverPod, new Map([['stack-vectors', serviceDeployment(2)]])).providers[0])
+      .toMatchObject({ mode: 'service', phase: 'Ready', service: { name: 'stack-vectors', replicas: { desired: 2, available: 2 } } });
+    expect(llamaStackPodStatus(serverPod, new Map([['stack-vectors', serviceDeployment(0)]])).providers[0])
+      .toMatchObject({ phase: 'Degraded', reason: 'service stack-vectors: no pod available', service: { replicas: { desired: 2, available: 0 } } });
+  });
+});

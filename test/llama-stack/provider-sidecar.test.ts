@@ -46,9 +46,9 @@ describe('native sidecars (Kubernetes 1.29 and later, the default)', () => {
       env: [{ name: 'PROVIDER_PORT', value: '18000' }],
       ports: [{ name: 'p-18000', containerPort: 18000, protocol: 'TCP' }],
       securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true },
-      startupProbe: { tcpSocket: { port: 18000 }, periodSeconds: 1, failureThreshold: 120 },
-      readinessProbe: { tcpSocket: { port: 18000 }, periodSeconds: 10 },
-      livenessProbe: { tcpSocket: { port: 18000 }, periodSeconds: 10, failureThreshold: 3 },
+      startupProbe: { tcpSocket: { port: 'p-18000' }, periodSeconds: 1, failureThreshold: 120 },
+      readinessProbe: { tcpSocket: { port: 'p-18000' }, periodSeconds: 10 },
+      livenessProbe: { tcpSocket: { port: 'p-18000' }, periodSeconds: 10, failureThreshold: 3 },
     });
   });
 
