@@ -23,6 +23,9 @@ describeWithLlamaStack('Starting the server (llama-stack 0.7.3)', {}, () => {
     const pod = await s.run(manifests, { serve: {} });
     if (pod.phase !== 'Running') throw new Error(`the server did not come up:\n${pod.describe()}`);
     for (let i = 0; i < 4; i++) expect((await pod.server!.request('GET', '/v1/health')).body).toEqual({ status: 'OK' });
+    // The first worker up answers the health check; on a loaded machine the second may still be starting.
+    const workers = () => pod.server!.logs().match(/Started server process \[\d+\]/g)?.length ?? 0;
+    for (const deadline = Date.now() + 60_000; workers() < 2 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 200));
     await pod.stop();
     const logs = pod.container('llama-stack').logs;
     // uvicorn's supervisor, then one "Started server process" per worker.
