@@ -41,6 +41,9 @@ interface HttpAnswer {
   readonly warnings: string[];
 }
 
+/** `<group>/<version>` or `<version>` (the core group), as the API server names them. */
+const API_VERSION = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?v[0-9]+((alpha|beta)[0-9]+)?$/;
+
 /** The field manager the dry-run applies as (nothing is written). */
 const FIELD_MANAGER = 'kube-inference-validate';
 const TIMEOUT_MS = 30_000;
@@ -78,6 +81,8 @@ export class ClusterDryRun {
     const { apiVersion, kind } = object;
     const metadata = isRecord(object.metadata) ? object.metadata : {};
     if (typeof apiVersion !== 'string' || typeof kind !== 'string') return { accepted: false, message: 'not a Kubernetes object: apiVersion and kind must be strings', warnings: [] };
+    // The apiVersion becomes part of the request's path: nothing but a group and a version may reach it.
+    if (!API_VERSION.test(apiVersion)) return { accepted: false, message: `apiVersion ${JSON.stringify(apiVersion)} is not <group>/<version> or <version>`, warnings: [] };
     const resource = (await this.resources(apiVersion))?.find((r) => r.kind === kind && !r.name.includes('/'));
     if (!resource) return { accepted: false, message: `the cluster serves no ${apiVersion} ${kind} (for a custom resource: is its CRD installed?)`, warnings: [] };
     const base = `${apiGroupOf(apiVersion) === '' ? '/api' : '/apis'}/${apiVersion}`;

@@ -56,6 +56,12 @@ describeWhen(`validate --server (kube-apiserver ${apiServerVersion(MINOR)})`, ap
     expect((await server.request('GET', `/api/v1/namespaces/${CONTEXT_NAMESPACE}/configmaps/ok`)).status).toBe(404);
   });
 
+  test('an apiVersion that is not one never reaches a request path', () => {
+    const r = validate(['--server', '--kubeconfig', kubeconfig], yaml({ apiVersion: 'v1/namespaces/kube-system/secrets/x', kind: 'Secret', metadata: { name: 'y' } }));
+    expect(r.stderr).toContain('error: <stdin> document 1 (Secret "y"): apiVersion "v1/namespaces/kube-system/secrets/x" is not <group>/<version> or <version>');
+    expect(r.code).toBe(1);
+  });
+
   test('an object that exists already is judged as its update (server-side apply)', async () => {
     expect((await server.request('POST', `/api/v1/namespaces/${CONTEXT_NAMESPACE}/configmaps`, configMap('exists'))).status).toBe(201);
     const r = validate(['--server', '--kubeconfig', kubeconfig], yaml(configMap('exists', { a: 'changed' })));
