@@ -137,3 +137,37 @@ export const BROKEN_OBJECTS: readonly BrokenObject[] = [
   { what: 'privileged with allowPrivilegeEscalation false', object: withContainer({ securityContext: { privileged: true, allowPrivilegeEscalation: false } }), field: 'spec.template.spec.containers[0].securityContext', serverOnly: true },
   { what: 'a hostPort other than the containerPort under hostNetwork', object: deployment({ hostNetwork: true, containers: [container({ ports: [{ containerPort: 80, hostPort: 81 }] })] }), field: 'spec.template.spec.containers[0].ports[0].hostPort', serverOnly: true },
 ];
+
+/**
+ * Valid objects of the kinds and shapes the checks above touch, which the server accepts and `validate`
+ * must accept too (no false alarm): the broken objects' counterparts, beyond what the library renders.
+ */
+export const VALID_OBJECTS: readonly Record<string, any>[] = [
+  {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 'db' },
+    spec: {
+      serviceName: 'db',
+      selector: { matchLabels: { app: 'db' } },
+      template: { metadata: { labels: { app: 'db' } }, spec: { containers: [container({ volumeMounts: [{ name: 'data', mountPath: '/data' }] })] } },
+      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+    },
+  },
+  { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'once' }, spec: { backoffLimit: 0, template: { spec: { restartPolicy: 'Never', containers: [container()] } } } },
+  { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'nightly' }, spec: { schedule: '0 3 * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [container()] } } } } } },
+  service({ clusterIP: 'None', ports: [] }, 'headless'),
+  { apiVersion: 'v1', kind: 'Service', metadata: { name: 'external' }, spec: { type: 'ExternalName', externalName: 'db.example.com' } },
+  service({ ports: [{ name: 'http', port: 80, targetPort: 'http' }, { name: 'metrics', port: 9090, targetPort: 9090 }] }, 'two-ports'),
+  { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tls' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'eA==', 'tls.key': 'eA==' } },
+  configMap({ data: { 'a.yaml': 'x' }, binaryData: { 'b.bin': 'AAE=' } }),
+  deployment({
+    initContainers: [{ name: 'sidecar', image: 'registry.example/sidecar:1', restartPolicy: 'Always', readinessProbe: { tcpSocket: { port: 9000 } } }],
+    tolerations: [{ operator: 'Exists' }, { key: 'gpu', operator: 'Equal', value: 'a100', effect: 'NoSchedule' }],
+    securityContext: { runAsUser: 1001, fsGroup: 1001 },
+  }, { strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } }, minReadySeconds: 5, progressDeadlineSeconds: 600 }),
+  withContainer({ resources: { requests: { 'nvidia.com/gpu': 1, 'cpu': 1 }, limits: { 'nvidia.com/gpu': '1', 'memory': '1Gi' } }, env: [{ name: 'FROM_FIELD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }] }),
+  { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'pdb' }, spec: { maxUnavailable: '50%', selector: { matchLabels: { app: 'x' } } } },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'crb' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'default' }] },
+  { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'web' }, spec: { rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 's', port: { number: 80 } } } }] } }] } },
+];

@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BROKEN_OBJECTS } from './broken-objects';
+import { BROKEN_OBJECTS, VALID_OBJECTS } from './broken-objects';
 import { Cluster } from './cluster';
 import { ApiServer, apiServerSupport, apiServerVersion, TESTED_MINORS } from './server';
 import { cli } from '../cli/run';
@@ -42,6 +42,13 @@ describe.each(TESTED_MINORS)('Kubernetes %s', (minor) => describeWhen(`broken ob
     console.log(`Kubernetes ${minor}: the API server refused ${cases.length} broken objects; validate caught ${caught} offline, ${cases.length - caught} only the server`);
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  test('their valid counterparts: the server and validate accept each', async () => {
+    const results = await cluster.dryRun(VALID_OBJECTS, NAMESPACE, false);
+    expect(results.filter((r) => !r.accepted)).toEqual([]);
+    const offline = await cli(['validate', '--target-version', minor, '-'], { stdin: VALID_OBJECTS.map((o) => JSON.stringify(o)).join('\n---\n') });
+    expect(offline.stderr).toBe(`${VALID_OBJECTS.length} object(s): ${VALID_OBJECTS.length} valid, 0 invalid, 0 without a schema (Kubernetes ${minor})\n`);
+  });
 }));
 
 test('docs/validate.md lists what only the server catches: the objects marked serverOnly, no others', () => {

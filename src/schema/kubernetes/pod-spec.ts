@@ -12,6 +12,8 @@ export interface PodSpecContext {
   readonly minor: number;
   /** The restart policies the owner allows (Deployments: only `Always`). */
   readonly restartPolicies: readonly string[];
+  /** Volumes the owner adds to its pods: a StatefulSet's claim templates. */
+  readonly ownerVolumes?: readonly string[];
 }
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
@@ -36,6 +38,7 @@ const records = (value: unknown): Array<Record<string, unknown>> => list(value).
 export function checkPodSpec(spec: unknown, path: string, context: PodSpecContext, errors: FieldErrors): void {
   if (!isRecord(spec)) return;
   const volumes = checkVolumes(spec.volumes, `${path}.volumes`, errors);
+  context.ownerVolumes?.forEach((v) => volumes.add(v));
   const names = new Set<string>();
   const groups: Array<[string, string]> = [['initContainers', 'init'], ['containers', 'regular'], ['ephemeralContainers', 'ephemeral']];
   for (const [field, role] of groups) {

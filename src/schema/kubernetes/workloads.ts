@@ -33,9 +33,11 @@ export function checkWorkload(kind: string, object: Record<string, unknown>, min
   }
 }
 
-function checkTemplate(template: Record<string, unknown>, path: string, restartPolicies: string[], minor: number, errors: FieldErrors): void {
+function checkTemplate(
+  template: Record<string, unknown>, path: string, restartPolicies: string[], minor: number, errors: FieldErrors, ownerVolumes: string[] = [],
+): void {
   if (isRecord(template.metadata)) checkLabels(template.metadata.labels, `${path}.metadata.labels`, errors);
-  checkPodSpec(template.spec, `${path}.spec`, { minor, restartPolicies }, errors);
+  checkPodSpec(template.spec, `${path}.spec`, { minor, restartPolicies, ownerVolumes }, errors);
 }
 
 function checkReplicated(kind: string, spec: Record<string, unknown>, minor: number, errors: FieldErrors): void {
@@ -53,7 +55,10 @@ function checkReplicated(kind: string, spec: Record<string, unknown>, minor: num
     if (empty) errors.invalid('spec.selector', spec.selector, `empty selector is invalid for ${kind.toLowerCase()}`);
     else if (template && !selects(spec.selector, labels)) errors.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`');
   }
-  if (template) checkTemplate(template, 'spec.template', ['Always'], minor, errors);
+  // A StatefulSet's claim templates become volumes of its pods, which their containers mount by name.
+  const claims = (Array.isArray(spec.volumeClaimTemplates) ? spec.volumeClaimTemplates : [])
+    .map((c) => (isRecord(c) && isRecord(c.metadata) ? c.metadata.name : undefined));
+  if (template) checkTemplate(template, 'spec.template', ['Always'], minor, errors, claims.filter((n): n is string => typeof n === 'string'));
   if (kind === 'Deployment') {
     checkDeploymentStrategy(spec.strategy, errors);
     const { progressDeadlineSeconds: deadline, minReadySeconds } = spec;
