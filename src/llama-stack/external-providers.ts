@@ -73,16 +73,15 @@ export interface ExternalProvider {
    */
   readonly metadataFile?: string;
   /**
-   * Runs the provider's service as a sidecar of the server's pod, from the same image (seed 002,
-   * Level 2a): the install init container still puts the in-process adapter into the server, the
+   * Runs the provider's service as a sidecar of the server's pod, from the same image: the install
+   * init container still puts the in-process adapter into the server, the
    * service runs beside it on a port of its own (`PROVIDER_PORT`), and the adapter's config receives
    * its address (`config.url: http://localhost:<port>` by default).
    * @default - no sidecar: the provider runs in the server's process only
    */
   readonly sidecar?: ProviderSidecar;
   /**
-   * Runs the provider's service in pods of its own, from the same image (seed 002, Level 2b): a
-   * Deployment and a Service `<name>-<provider key>`, reachable only from the server's pods (a
+   * Runs the provider's service in pods of its own, from the same image: a Deployment and a Service `<name>-<provider key>`, reachable only from the server's pods (a
    * NetworkPolicy); the adapter's config receives the Service's address
    * (`config.url: http://<name>-<provider key>:<port>` by default).
    * @default - no service of its own

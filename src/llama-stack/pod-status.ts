@@ -10,8 +10,9 @@ import { PROVIDER_SERVICE_ENV } from './provider-service';
 export type LlamaStackPhase = 'Pending' | 'Initializing' | 'Ready' | 'Failed' | 'Terminating';
 
 /**
- * An external provider's phase: waiting for its turn, being installed, installed (and its sidecar
- * ready), failed; or Degraded: installed, but its sidecar is not ready (seed 002's ProviderDegraded).
+ * An external provider's phase: waiting for its turn, being installed, installed (and its service
+ * available), failed; or Degraded: installed, but its sidecar is not ready or no pod of its service is
+ * available.
  */
 export type ProviderPhase = 'Pending' | 'Installing' | 'Ready' | 'Degraded' | 'Failed';
 

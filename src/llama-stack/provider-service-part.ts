@@ -1,4 +1,4 @@
-// What a provider's service part (seed 002, Level 2) takes, in a sidecar or in pods of its own, and
+// What a provider's service part takes, in a sidecar or in pods of its own, and
 // where its adapter finds it: the address is written into the adapter's config, at the key the user
 // names (`url` by default), for both the in-pod and the synth-time merge.
 import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';

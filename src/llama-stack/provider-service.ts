@@ -1,4 +1,4 @@
-// Level 2b of seed 002: a provider's service in pods of its own, from the provider's own image: a
+// A provider's service in pods of its own, from the provider's own image: a
 // Deployment and a Service beside the server's, tied to it by a label, reachable only from the server's
 // pods (a NetworkPolicy). The install init container still puts the in-process adapter into the server,
 // whose config gets the Service's address.
@@ -14,7 +14,7 @@ import { configWithAddress, ProviderServicePart, ServicePartRequest, servicePart
 /** The label that ties a provider's service to its server. */
 export const SERVER_LABEL = `${LABEL_DOMAIN}/server`;
 
-/** A provider's service in its own Deployment and Service (seed 002, Level 2b). */
+/** A provider's service in its own Deployment and Service. */
 export interface ProviderService extends ProviderServicePart {
   /**
    * The port the service listens on, given to it as `PROVIDER_PORT`, and the Service's port; its

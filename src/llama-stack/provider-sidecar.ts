@@ -1,4 +1,4 @@
-// Level 2a of seed 002: a provider's service as a sidecar of the server's pod, from the provider's own
+// A provider's service as a sidecar of the server's pod, from the provider's own
 // image. The install init container still puts the provider's in-process adapter into the server; the
 // sidecar runs the heavy part beside it, reached on localhost at a port the construct assigns and hands
 // to the service as PROVIDER_PORT, and the adapter's config gets that address.
@@ -6,7 +6,7 @@ import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import { configWithAddress, ProviderServicePart, ServicePartRequest, servicePartContainer } from './provider-service-part';
 
-/** A provider's service run as a sidecar of the server's pod (seed 002, Level 2a). */
+/** A provider's service run as a sidecar of the server's pod. */
 export interface ProviderSidecar extends ProviderServicePart {
   /**
    * The port the service listens on, given to it as `PROVIDER_PORT`; its address is
@@ -21,10 +21,8 @@ export interface ProviderSidecar extends ProviderServicePart {
    */
   readonly startupProbe?: k8s.Probe;
   /**
-   * Keep the pod Ready while this sidecar is not (seed 002: the server keeps serving the other APIs
-   * while a provider's service fails): it gets no readiness probe; its liveness probe still restarts it.
-   * Its resources add to the pod's: the scheduler places the pod by the sum of the server's and every
-   * sidecar's requests.
+   * Keep the pod Ready while this sidecar is not, so that the server keeps serving the other APIs
+   * while a provider's service fails: it gets no readiness probe; its liveness probe still restarts it.
    * @default false
    */
   readonly podReadyWithoutIt?: boolean;
