@@ -3,8 +3,8 @@
 // and every way of authenticating (certificates, tokens, exec plugins, OIDC) are @kubernetes/client-node's;
 // the requests are plain HTTPS, so that the query (`dryRun=All&fieldValidation=Strict`) and the
 // server's `Warning` headers are this module's to set and read.
-import * as http from 'http';
-import * as https from 'https';
+import type * as http from 'http';
+import type * as https from 'https';
 import type * as ClientNode from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import { apiGroupOf, isRecord } from '../checks';
 
@@ -134,10 +134,13 @@ export class ClusterDryRun {
       throw new ClusterUnreachableError(`cannot authenticate to ${this.server}: ${(e as Error).message}`);
     }
     return new Promise((resolve, reject) => {
-      const req = (url.protocol === 'http:' ? http : https).request(options, (res) => {
+      // Loaded here, not with the CLI: every other command would pay for them at start-up.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const client = (url.protocol === 'http:' ? require('http') : require('https')) as typeof http | typeof https;
+      const req = client.request(options, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), warnings: warningsOf(res.headers.warning) }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), warnings: warningTexts(res.headers.warning) }));
         res.on('error', (e) => reject(new ClusterUnreachableError(`${this.server}: ${e.message}`)));
       });
       req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
@@ -161,7 +164,7 @@ function clientNode(): typeof ClientNode {
 }
 
 /** The texts of `Warning: 299 - "text"` headers (RFC 7234), as kubectl prints them. */
-function warningsOf(header: string | string[] | undefined): string[] {
+export function warningTexts(header: string | string[] | undefined): string[] {
   const values = header === undefined ? [] : Array.isArray(header) ? header : [header];
   return values.flatMap((v) => [...v.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, '$1')));
 }

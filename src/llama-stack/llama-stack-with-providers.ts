@@ -409,11 +409,13 @@ export class LlamaStackWithProviders extends Construct {
       defineObject(this, 'service-account', 'ServiceAccount', { metadata: metadata(serviceAccountName) });
     }
     const init = initContainers(plan);
+    // Native sidecars are among the init containers; before Kubernetes 1.29 they run beside the server.
+    const regularSidecars = plan.nativeSidecars ? [] : sidecars(plan);
     const server = serverContainer(plan);
     const podVolumes = volumes(plan);
     // The user's volumes and mounts beside the construct's: what the API server would refuse, said now.
     checkUserVolumes(plan, podVolumes, server, problems);
-    if ([...init, ...sidecars(plan)].some((c) => c.name === server.name)) {
+    if ([...init, ...regularSidecars].some((c) => c.name === server.name)) {
       problems.add('containerName', `'${server.name}' is the name of one of the pod's other containers: choose another name.`);
     }
     problems.throwIfAny(`LlamaStackWithProviders '${this.node.path}'`);
@@ -428,7 +430,7 @@ export class LlamaStackWithProviders extends Construct {
       ...podPlacement(selector, replicas, apiJson<ITopologySpreadConstraint[] | undefined>(props.topologySpreadConstraints)),
       tolerations: apiJson<IToleration[] | undefined>(props.tolerations),
       initContainers: init.length > 0 ? init : undefined,
-      containers: [server, ...(plan.nativeSidecars ? [] : sidecars(plan))],
+      containers: [server, ...regularSidecars],
       volumes: podVolumes,
     };
     // The user's ConfigMaps the pods read, when this app defines them too (a cdk8s program, or other

@@ -1,4 +1,4 @@
-import { DNS1123_SUBDOMAIN } from '../checks';
+import { CONFIG_KEY, DNS1123_SUBDOMAIN } from '../checks';
 import { ProblemCollector } from '../errors';
 
 /** An environment variable the server container reads from a Secret. */
@@ -18,7 +18,6 @@ export interface ResolvedProviderConfig {
 
 // Key names whose literal values look like credentials: worth a warning, never an error.
 const CREDENTIAL_KEY = /(api[_-]?key|token|password|secret|credential)/i;
-const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
 
 /**
  * Replaces each `{ secretKeyRef: { name, key } }` in a provider's config by Llama Stack's
@@ -53,7 +52,7 @@ export function resolveProviderConfig(
         if (!DNS1123_SUBDOMAIN.test(name) || name.length > 253) {
           problems.add(`${where}.secretKeyRef.name`, `'${name}' is not a valid Secret name (provider '${providerId}'): expected a DNS-1123 subdomain such as 'vllm-api-key'.`);
         }
-        if (!SECRET_KEY.test(key) || key.length > 253) {
+        if (!CONFIG_KEY.test(key) || key.length > 253) {
           problems.add(`${where}.secretKeyRef.key`, `'${key}' is not a valid Secret key (provider '${providerId}'): expected letters, digits, '-', '_' or '.'.`);
         }
         const envName = [prefix, ...path.map(envToken)].join('_');

@@ -1,5 +1,5 @@
 import { isMap } from 'yaml';
-import { DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, QUANTITY, ShapeChecker } from '../checks';
+import { CONFIG_KEY, DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_VAR_NAME, QUANTITY, ShapeChecker } from '../checks';
 import { ProblemCollector } from '../errors';
 import { DISTRIBUTION_IMAGES, distributionImage } from './distribution';
 import { IMAGE_PULL_POLICIES, PlacedProvider, providersInSpecOrder } from './external-providers';
@@ -23,8 +23,6 @@ import { formatPath } from '../run-config/scalars';
 /** Longest name: `<name>-service` must stay a 63-character DNS-1035 label. */
 export const MAX_NAME_LENGTH = 63 - '-service'.length;
 
-const CONFIG_MAP_KEY = /^[-._a-zA-Z0-9]+$/;
-const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 // An image reference has no whitespace and no shell or YAML control characters; the registry decides the rest.
 const IMAGE_REF = /^[A-Za-z0-9][A-Za-z0-9._\-/:@+]*$/;
 
@@ -191,7 +189,7 @@ function validateServer(props: LlamaStackWithProvidersProps, problems: ProblemCo
     problems.add('podSecurity.runAsUser', 'runAsUser 0 (root) contradicts the restricted profile: use a non-zero uid, or set podSecurity.restricted to false.');
   }
   props.env?.forEach((e, i) => {
-    if (!ENV_NAME.test(e.name)) {
+    if (!ENV_VAR_NAME.test(e.name)) {
       problems.add(`env[${i}].name`, `'${e.name}' is not a valid environment variable name: expected letters, digits, '_', '-' or '.', not starting with a digit.`);
     } else if (e.name === 'LLAMA_STACK_CONFIG' || e.name === 'EXTERNAL_PROVIDERS_DIR' || e.name.startsWith('LLS_PROVIDER_')) {
       problems.add(`env[${i}].name`, `'${e.name}' is set by the construct (it points the server at its config and provider secrets). Remove it; use userConfig to change the config.`);
@@ -211,7 +209,7 @@ function validateUserConfig(props: LlamaStackWithProvidersProps, problems: Probl
   if (u.configMapName !== undefined && (!DNS1123_SUBDOMAIN.test(u.configMapName) || u.configMapName.length > 253)) {
     problems.add('userConfig.configMapName', `'${u.configMapName}' is not a valid ConfigMap name: expected a DNS-1123 subdomain such as 'llama-stack-config'.`);
   }
-  if (u.configMapKey !== undefined && !CONFIG_MAP_KEY.test(u.configMapKey)) {
+  if (u.configMapKey !== undefined && !CONFIG_KEY.test(u.configMapKey)) {
     problems.add('userConfig.configMapKey', `'${u.configMapKey}' is not a valid ConfigMap key: expected letters, digits, '-', '_' or '.', such as 'config.yaml'.`);
   }
   if (u.config === undefined) {

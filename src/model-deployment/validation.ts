@@ -1,7 +1,7 @@
 // Synth-time validation of the unified spec: the shape of every field, and the core rules of
 // seed 003 §8 ("Schema validation (core webhook)") with exactly its messages. Provider
 // compatibility (the second table of §8) is each provider's `checkCompatibility`.
-import { DNS1123_SUBDOMAIN, INT64_SAFE_MAX, isQualifiedName, isRecord, joinPath, ShapeChecker } from '../checks';
+import { DNS1123_SUBDOMAIN, ENV_VAR_NAME, INT64_SAFE_MAX, isQualifiedName, isRecord, joinPath, ShapeChecker } from '../checks';
 import { Problem, ProblemCollector } from '../errors';
 import { engineOptionWarnings, flagsOwnedBySpec } from './engine-flags';
 import { ENGINE_TYPES, EngineType, MODEL_SOURCES, SERVING_MODES } from './types';
@@ -37,7 +37,6 @@ const SPEC_FIELDS = ['model', 'provider', 'engine', 'serving', 'scaling', 'resou
 const GPU_ENGINES: readonly EngineType[] = ['vllm', 'sglang', 'trtllm'];
 const HUGGING_FACE_ID = /^[A-Za-z0-9][\w.-]*(\/[\w.-]+)?$/;
 const PROVIDER_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 const FLAG_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /**
@@ -181,7 +180,7 @@ function checkEnv(check: ShapeChecker, value: unknown): void {
     const entry = check.object(item, path, ['name', 'value', 'valueFrom']);
     if (!entry) return;
     if (entry.name === undefined) check.problems.add(joinPath(path, 'name'), 'name is required');
-    const name = check.string(entry.name, joinPath(path, 'name'), { pattern: ENV_NAME, patternHint: 'a valid environment variable name' });
+    const name = check.string(entry.name, joinPath(path, 'name'), { pattern: ENV_VAR_NAME, patternHint: 'a valid environment variable name' });
     if (name !== undefined) {
       if (seen.has(name)) check.problems.add(joinPath(path, 'name'), `duplicate environment variable ${JSON.stringify(name)}`);
       seen.add(name);

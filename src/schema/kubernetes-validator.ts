@@ -7,18 +7,14 @@ import { DEFAULT_KUBERNETES_MINOR, KubernetesOpenApi } from './kubernetes/openap
 import { checkIngress, checkRoleBinding } from './kubernetes/rbac-and-ingress';
 import { checkHorizontalPodAutoscaler, checkNetworkPolicy, checkPersistentVolumeClaim, checkPodDisruptionBudget } from './kubernetes/scaling-and-policies';
 import { checkService } from './kubernetes/service';
-import { checkWorkload } from './kubernetes/workloads';
+import { checkWorkload, WORKLOAD_KINDS } from './kubernetes/workloads';
+
+/** A kind's checks beyond its schema, for a Kubernetes minor. */
+type KindCheck = (object: Record<string, unknown>, minor: number, errors: FieldErrors) => void;
 
 /** The API server's checks beyond the schema, by kind (of the built-in groups only). */
-const KIND_CHECKS: Record<string, (object: Record<string, unknown>, minor: number, errors: FieldErrors) => void> = {
-  Pod: (o, m, e) => checkWorkload('Pod', o, m, e),
-  PodTemplate: (o, m, e) => checkWorkload('PodTemplate', o, m, e),
-  Deployment: (o, m, e) => checkWorkload('Deployment', o, m, e),
-  ReplicaSet: (o, m, e) => checkWorkload('ReplicaSet', o, m, e),
-  StatefulSet: (o, m, e) => checkWorkload('StatefulSet', o, m, e),
-  DaemonSet: (o, m, e) => checkWorkload('DaemonSet', o, m, e),
-  Job: (o, m, e) => checkWorkload('Job', o, m, e),
-  CronJob: (o, m, e) => checkWorkload('CronJob', o, m, e),
+const KIND_CHECKS: Record<string, KindCheck> = {
+  ...Object.fromEntries(WORKLOAD_KINDS.map((kind): [string, KindCheck] => [kind, (o, m, e) => checkWorkload(kind, o, m, e)])),
   Service: (o, _m, e) => checkService(o, e),
   ConfigMap: (o, _m, e) => checkConfigData('ConfigMap', o, e),
   Secret: (o, _m, e) => checkConfigData('Secret', o, e),

@@ -1,11 +1,8 @@
 // The API server's name and value syntax checks, with its messages
 // (k8s.io/apimachinery/pkg/util/validation/validation.go). Each returns the problems found, none when
 // the value is valid.
-import { DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, LABEL_VALUE } from '../../checks';
+import { CONFIG_KEY, DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_VAR_NAME, LABEL_NAME, LABEL_VALUE } from '../../checks';
 
-const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
-const ENV_VAR_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 const IANA_SVC_NAME = /^[-a-z0-9]+$/;
 
 const maxLength = (value: string, max: number) => (value.length > max ? [`must be no more than ${max} characters`] : []);

@@ -8,6 +8,9 @@ import { isRecord } from '../../checks';
 
 const PERCENT = /^[0-9]+%$/;
 
+/** The kinds whose pods (or pod templates) checkWorkload checks. */
+export const WORKLOAD_KINDS = ['Pod', 'PodTemplate', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'] as const;
+
 /** Checks a Pod, a PodTemplate or a workload's spec; `minor` is the Kubernetes minor. */
 export function checkWorkload(kind: string, object: Record<string, unknown>, minor: number, errors: FieldErrors): void {
   const spec = isRecord(object.spec) ? object.spec : undefined;
