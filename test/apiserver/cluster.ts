@@ -29,6 +29,18 @@ interface Resource {
 
 /** A test's view of the server: discovery, CRDs, namespaces and dry-run creates. */
 export class Cluster {
+  /** Starts the API server of a Kubernetes minor, with the vendored CRDs installed. */
+  public static async start(minor: string): Promise<Cluster> {
+    const cluster = new Cluster(await ApiServer.start(minor));
+    try {
+      await cluster.installVendoredCrds();
+    } catch (e) {
+      await cluster.server.stop();
+      throw e;
+    }
+    return cluster;
+  }
+
   private readonly resources = new Map<string, Resource>();
   /** The discovery of each apiVersion, read once (concurrent callers wait for the same read). */
   private readonly discovered = new Map<string, Promise<void>>();

@@ -24,9 +24,8 @@ describe.each(TESTED_MINORS)('Kubernetes %s', (minor) => describeWhen(`rendered 
   let cluster: Cluster;
   let checked = 0;
   beforeAll(async () => {
-    server = await ApiServer.start(minor);
-    cluster = new Cluster(server);
-    await cluster.installVendoredCrds();
+    cluster = await Cluster.start(minor);
+    server = cluster.server;
   }, 180_000);
   afterAll(async () => {
     // eslint-disable-next-line no-console

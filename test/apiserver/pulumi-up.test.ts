@@ -203,9 +203,8 @@ describeWhen(`pulumi up of the example program (Pulumi CLI, kube-apiserver ${api
 
     beforeAll(async () => {
       work = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-pulumi-up-'));
-      server = await ApiServer.start(MINOR);
-      cluster = new Cluster(server);
-      await cluster.installVendoredCrds();
+      cluster = await Cluster.start(MINOR);
+      server = cluster.server;
       const program = await installProgram(work);
       const env = pulumiEnv(built, work, server.kubeconfig());
       fs.mkdirSync(path.join(work, 'state'));

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as https from 'node:https';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { warningTexts } from '../../src/cli/cluster-dry-run';
 import { freePort, SandboxSupport } from '../sandbox/host';
 import { testEnvsCacheDir } from '../sandbox/test-envs';
 
@@ -162,10 +163,7 @@ export class ApiServer {
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          const warning = res.headers.warning;
-          // `299 - "text"`: the text is a quoted string (RFC 7234), `\"` inside it a quote.
-          const warnings = (Array.isArray(warning) ? warning : warning ? [warning] : [])
-            .map((w) => w.replace(/^\d{3} \S+ "(.*)"$/, '$1').replace(/\\(.)/g, '$1'));
+          const warnings = warningTexts(res.headers.warning);
           let parsed: any = text;
           try {
             parsed = JSON.parse(text);

@@ -23,10 +23,10 @@ const condition = (type: string, status: string, reason: string, message: string
 
 describeWhen(`status of live objects (kube-apiserver ${apiServerVersion(MINOR)})`, apiServerSupport(MINOR), `kube-apiserver ${MINOR} and etcd (built by the test set-up)`, () => {
   let server: ApiServer;
+  let cluster: Cluster;
   beforeAll(async () => {
-    server = await ApiServer.start(MINOR);
-    const cluster = new Cluster(server);
-    await cluster.installVendoredCrds();
+    cluster = await Cluster.start(MINOR);
+    server = cluster.server;
     await cluster.createNamespaces([NAMESPACE]);
   }, 180_000);
   afterAll(async () => server?.stop());
@@ -90,7 +90,6 @@ describeWhen(`status of live objects (kube-apiserver ${apiServerVersion(MINOR)})
     // The rendered objects applied for real (the pod runs as their ServiceAccount), then the pod the
     // Deployment's ReplicaSet would create.
     const objects = render(THREE_PROVIDERS);
-    const cluster = new Cluster(server);
     for (const o of objects) await create(await cluster.collectionOf(o, NAMESPACE), o);
     const deployment = find(objects, 'Deployment');
     const template = deployment.spec.template;
@@ -122,7 +121,6 @@ describeWhen(`status of live objects (kube-apiserver ${apiServerVersion(MINOR)})
 
   test('a provider with a service of its own: the server\'s pod and the service\'s Deployment, read back through status', async () => {
     const objects = render({ name: 'vectors-stack', distribution: { name: 'starter' }, externalProviders: { vectorIo: [{ providerId: 'vectors', image: 'quay.io/acme/vectors:1', service: { replicas: 2 } }] } });
-    const cluster = new Cluster(server);
     for (const o of objects) await create(await cluster.collectionOf(o, NAMESPACE), o);
     const deployments = `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`;
     const service = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'vectors-stack-vectors');

@@ -28,9 +28,8 @@ describeWhen(`validate --server (kube-apiserver ${apiServerVersion(MINOR)})`, ap
   let server: ApiServer;
   let kubeconfig: string;
   beforeAll(async () => {
-    server = await ApiServer.start(MINOR);
-    const cluster = new Cluster(server);
-    await cluster.installVendoredCrds();
+    const cluster = await Cluster.start(MINOR);
+    server = cluster.server;
     await cluster.createNamespaces([CONTEXT_NAMESPACE]);
     kubeconfig = server.kubeconfig();
   }, 180_000);
