@@ -152,5 +152,6 @@ bench.spawn(project.compileTask);
 bench.exec('node bench/merge-config/bench.mjs');
 bench.exec('node bench/cli/bench.mjs');
 bench.exec('ts-node --transpile-only --project test/tsconfig.json bench/pod-startup/bench.ts');
+bench.exec('ts-node --transpile-only --project test/tsconfig.json bench/provider-services/bench.ts');
 
 project.synth();

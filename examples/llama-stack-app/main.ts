@@ -66,4 +66,35 @@ new LlamaStackWithProviders(chart, 'prerendered', {
   },
 });
 
+// Providers with a service part (examples/sample-provider: its image runs that part by default and
+// its adapter calls it at config.url). The same image three ways: in the server's process, as a
+// sidecar of the server's pod, and in pods of its own behind a Service that only the server may call.
+new LlamaStackWithProviders(chart, 'services', {
+  name: 'llama-stack-services',
+  distribution: { name: 'starter' },
+  llamaStackVersion: '0.7',
+  mergeImage: 'ghcr.io/kube-inference/merge:0.1.0',
+  // The oldest Kubernetes release the cluster runs: from 1.29 sidecars are native sidecars, which
+  // start (and pass their startup probe) before the server.
+  kubernetesVersion: '1.31',
+  externalProviders: {
+    inference: [
+      { providerId: 'echo-inline', image: 'quay.io/acme/acme-echo-provider:0.1.0' },
+      {
+        providerId: 'echo-sidecar',
+        image: 'quay.io/acme/acme-echo-provider:0.1.0',
+        // PROVIDER_PORT 18000; config.url becomes http://localhost:18000.
+        sidecar: { resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { memory: '128Mi' } } },
+      },
+      {
+        providerId: 'echo-service',
+        image: 'quay.io/acme/acme-echo-provider:0.1.0',
+        // Deployment, Service, ServiceAccount and NetworkPolicy llama-stack-services-echo-service;
+        // config.url becomes http://llama-stack-services-echo-service:8080.
+        service: { replicas: 2, resources: { requests: { cpu: '250m', memory: '128Mi' }, limits: { memory: '256Mi' } } },
+      },
+    ],
+  },
+});
+
 app.synth();

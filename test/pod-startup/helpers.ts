@@ -37,8 +37,9 @@ export function renderStack(props: Partial<LlamaStackWithProvidersProps>): any[]
   return Testing.synth(chart);
 }
 
+/** The server's Deployment (providers' services have Deployments of their own, labelled with the server). */
 export function deploymentOf(manifests: readonly any[]): any {
-  const d = manifests.find((m) => m.kind === 'Deployment');
+  const d = manifests.find((m) => m.kind === 'Deployment' && !m.metadata?.labels?.['kube-inference.io/server']);
   if (!d) throw new Error('no Deployment rendered');
   return d;
 }
@@ -109,10 +110,10 @@ export class Scenario {
     return p;
   }
 
-  /** Runs the Deployment of `manifests` as rendered. */
-  public async run(manifests: readonly any[], options: Partial<RunPodOptions> = {}): Promise<PodRun> {
+  /** Runs the Deployment of `manifests` as rendered (the server's, unless another `workload` of them is given). */
+  public async run(manifests: readonly any[], options: Partial<RunPodOptions> = {}, workload = deploymentOf(manifests)): Promise<PodRun> {
     const final = [...manifests];
-    const pod = await runPod(deploymentOf(final), {
+    const pod = await runPod(workload, {
       images: this.images,
       manifests: final,
       workDir: path.join(this.dir, `pod-${this.runs.length}`),

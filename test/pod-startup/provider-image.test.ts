@@ -8,11 +8,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { freePort, LLAMA_STACK, renderStack, Scenario } from './helpers';
-import { buildahSupport, buildImage, extractImage, imageConfig, removeImage } from '../sandbox/buildah';
+import { buildSampleProviderImage } from './sample-provider-image';
+import { buildahSupport, imageConfig, removeImage } from '../sandbox/buildah';
 import { describeWhen, sandboxSupport } from '../sandbox/host';
-import { pythonImageEnv } from '../sandbox/images';
+import { ContainerImage } from '../sandbox/pod-runner';
 import { llamaStackEnv, testEnvsSupport } from '../sandbox/test-envs';
-import { buildProjectWheel, SAMPLE_PROVIDER_DIR } from '../sandbox/wheels';
 
 const sandbox = sandboxSupport();
 const all = !sandbox.ok ? sandbox : !buildahSupport().ok ? buildahSupport() : testEnvsSupport(llamaStackEnv(LLAMA_STACK));
@@ -20,38 +20,38 @@ const all = !sandbox.ok ? sandbox : !buildahSupport().ok ? buildahSupport() : te
 describeWhen('the sample provider image, built from its Containerfile', all, 'bubblewrap, buildah and the llama-stack test environments', () => {
   const tag = `localhost/kic-test/acme-echo-provider:${process.pid}`;
   let s: Scenario;
+  let image: ContainerImage;
   beforeAll(() => {
     s = new Scenario('provider-image');
-    // The build context: the example as a provider author has it, with the wheels built into dist/.
-    const context = s.path('context');
-    fs.cpSync(SAMPLE_PROVIDER_DIR, context, { recursive: true });
-    buildProjectWheel(context, path.join(context, 'dist'));
-    buildProjectWheel(path.join(context, 'deps', 'acme-text-utils'), path.join(context, 'dist'));
-    buildImage(context, path.join(context, 'Containerfile'), tag, { PYTHON_IMAGE: 'scratch' });
+    image = buildSampleProviderImage(s, tag);
   });
   afterAll(() => {
     removeImage(tag);
     s?.dispose();
   });
 
-  test('has the provider image layout and runs as non-root', () => {
+  test('has the provider image layout, runs as non-root, and runs its service part by default', () => {
     expect(imageConfig(tag).User).toBe('1001');
-    const tree = extractImage(tag, s.path('inspect'), 'overlay');
+    expect(image.cmd).toEqual(['python3', '-m', 'acme_echo_provider.service']);
+    // The service part imports the pure-Python wheels where they are.
+    expect(image.env?.PYTHONPATH?.split(':')).toEqual([
+      '/lls-provider/packages/acme_echo_provider-0.1.0-py3-none-any.whl',
+      '/lls-provider/packages/acme_text_utils-1.0.0-py3-none-any.whl',
+    ]);
     const files = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true })
       .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)).map((f) => `${e.name}/${f}`) : [e.name]));
-    expect(files(tree.dir).sort()).toEqual([
+    expect(files(image.dir).sort()).toEqual([
       'lls-provider/lls-provider-spec.yaml',
       'lls-provider/packages/acme_echo_provider-0.1.0-py3-none-any.whl',
       'lls-provider/packages/acme_text_utils-1.0.0-py3-none-any.whl',
     ]);
     // The metadata names the wheels the image really contains.
-    const spec = parse(fs.readFileSync(path.join(tree.dir, 'lls-provider', 'lls-provider-spec.yaml'), 'utf8')).spec;
-    expect([spec.wheelPath, ...spec.dependencyWheels].map((w: string) => fs.existsSync(path.join(tree.dir, w)))).toEqual([true, true]);
+    const spec = parse(fs.readFileSync(path.join(image.dir, 'lls-provider', 'lls-provider-spec.yaml'), 'utf8')).spec;
+    expect([spec.wheelPath, ...spec.dependencyWheels].map((w: string) => fs.existsSync(path.join(image.dir, w)))).toEqual([true, true]);
   });
 
   test('is installed by the init container and served by the real server', async () => {
-    const built = extractImage(tag, s.path('rootfs'), 'overlay');
-    s.images[tag] = { ...built, env: { ...pythonImageEnv(), ...built.env, PATH: pythonImageEnv().PATH } };
+    s.images[tag] = image;
     s.distribution();
     const pod = await s.run(renderStack({ port: await freePort(), externalProviders: { inference: [{ providerId: 'acme-echo', image: tag }] } }), { serve: {} });
     expect(pod.phase).toBe('Running');

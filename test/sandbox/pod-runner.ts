@@ -16,8 +16,12 @@
  *   says `readOnly` (configMap and secret volumes are always read-only, as in Kubernetes), honouring
  *   `subPath`.
  * - Init containers run with the network unshared (only loopback): an install that tried to download
- *   anything would fail, which is what proves seed 001 NFR-001. The main container shares the host's
- *   network by default (a pod has a network); pass `mainNetwork: 'none'` to cut it too.
+ *   anything would fail, which is what proves seed 001 NFR-001. With a pod network (`network`) the main
+ *   containers and native sidecars share the pod's network namespace and IP; without one they share
+ *   the host's network (a pod has a network); pass `mainNetwork: 'none'` to cut it too.
+ * - Native sidecars (init containers with `restartPolicy: Always`) start among the init containers,
+ *   the next waiting for their startup probe, and run on beside the main containers, started again
+ *   when they end (restarting-container.ts).
  * - `$(VAR)` references in env values, command and args are expanded as the kubelet does.
  *
  * The result reads like a pod status: each container's state, reason, exit code, logs, and the
@@ -29,6 +33,8 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { hostPython } from './host';
+import type { PodAddress, PodNetwork } from './pod-network';
+import { RestartingContainer } from './restarting-container';
 
 /** A container image as a directory tree. */
 export interface ContainerImage {
@@ -66,8 +72,16 @@ export interface RunPodOptions {
   readonly workDir?: string;
   /** Wall-clock limit of each container; a container over it is killed (`DeadlineExceeded`). @default 120000 */
   readonly timeoutMs?: number;
-  /** Network of the main container. @default 'host' */
+  /** Network of the main container when there is no `network`. @default 'host' */
   readonly mainNetwork?: 'host' | 'none';
+  /**
+   * A pod network: the pod gets its own network namespace and IP on it, which its main containers and
+   * native sidecars share (one `localhost`, as a pod's containers do); probes and `server` use the IP.
+   * @default - no pod network: the main container shares the host's
+   */
+  readonly network?: PodNetwork;
+  /** The pause before a sidecar (or a main container besides the server) that ended is started again. @default 200 */
+  readonly restartDelayMs?: number;
   /** Network of init containers. Only a runner self-test should change it. @default 'none' */
   readonly initNetwork?: 'host' | 'none';
   /** Run the main container after the init containers succeed. @default true */
@@ -124,34 +138,88 @@ export interface ContainerRun {
   readonly readyAtMs?: number;
   /** Why a serving container's probe never succeeded (what `kubectl describe pod` shows as an event). */
   readonly probe?: string;
+  /** How often a container the runner keeps running (a sidecar) was started again. */
+  readonly restartCount?: number;
+  /** How the previous process of a restarted container ended. */
+  readonly lastState?: ContainerRun;
 }
 
 /** The pod after the run. */
 export class PodRun {
+  private inits: readonly ContainerRun[];
+  private mains: readonly ContainerRun[];
+
   public constructor(
     /** `Succeeded` when every container exited 0, `Running` while a server serves (`serve`), else `Failed`. */
     public readonly phase: 'Succeeded' | 'Running' | 'Failed',
     /** `kubectl get pod` style status: `Completed`, `Init:Error`, `Init:ErrImagePull`, `Error`, ... */
     public readonly status: string,
-    public readonly initContainers: readonly ContainerRun[],
-    public containers: readonly ContainerRun[],
+    initContainers: readonly ContainerRun[],
+    containers: readonly ContainerRun[],
     /** Volume name → host directory holding its content (inspect files the containers wrote). */
     public readonly volumes: Readonly<Record<string, string>>,
     private readonly ownedWorkDir: string | undefined,
-    private readonly context?: ExecContext,
+    private readonly context?: PodContext,
     /** The serving main container, while it runs (`serve` option). */
     public readonly server?: RunningServer,
-  ) {}
+    /** Containers kept running beside the server: native sidecars and the other main containers. */
+    private readonly restarting: readonly RestartingContainer[] = [],
+  ) {
+    this.inits = initContainers;
+    this.mains = containers;
+  }
+
+  /** The init containers' statuses; a running native sidecar's as it is now. */
+  public get initContainers(): readonly ContainerRun[] {
+    return this.inits.map((c) => this.live(c));
+  }
+
+  /** The main containers' statuses; a running one's as it is now. */
+  public get containers(): readonly ContainerRun[] {
+    return this.mains.map((c) => this.live(c));
+  }
+
+  /** The pod's IP on its pod network (`network` option). */
+  public get ip(): string | undefined {
+    return this.context?.address?.ip;
+  }
 
   /**
-   * Stops the serving main container (SIGTERM, then SIGKILL after `graceMs`) and records how it
-   * ended in `containers`. Does nothing when nothing is serving.
+   * Stops the serving main container (SIGTERM, then SIGKILL after `graceMs`), then the containers kept
+   * beside it, sidecars last, as the kubelet does; records how each ended. Returns the server's end;
+   * does nothing when nothing is serving.
    */
   public async stop(graceMs = 5_000): Promise<ContainerRun | undefined> {
     if (!this.server) return undefined;
     const ended = await this.server.stop(graceMs);
-    this.containers = this.containers.map((c) => (c.name === ended.name ? ended : c));
+    const others = [];
+    for (const r of [...this.restarting].reverse()) others.push(await r.stop(graceMs));
+    const endedByName = new Map([ended, ...others].map((c) => [c.name, c]));
+    this.inits = this.inits.map((c) => endedByName.get(c.name) ?? c);
+    this.mains = this.mains.map((c) => endedByName.get(c.name) ?? c);
+    this.releaseAddress();
     return ended;
+  }
+
+  /**
+   * Kills a container the runner keeps running (a sidecar) as a crash would: SIGKILL. Resolves with
+   * how it ended; the runner starts it again after `restartDelayMs`.
+   */
+  public kill(containerName: string): Promise<ContainerRun> {
+    return this.keptRunning(containerName).kill();
+  }
+
+  /**
+   * Resolves once a container that `kill` ended is running again and answers its startup (else
+   * readiness) probe, as the kubelet would see it started.
+   */
+  public async restarted(containerName: string, readyTimeoutMs = 60_000): Promise<ContainerRun> {
+    const kept = this.keptRunning(containerName);
+    const next = await kept.restarted();
+    const spec = [...(this.context!.spec.initContainers ?? []), ...(this.context!.spec.containers ?? [])].find((c: any) => c.name === containerName);
+    const ready = await waitUntilReady(spec, next, { readyTimeoutMs }, this.context!.address);
+    if (!ready.ok) throw new Error(`${containerName} was started again and never answered its probe: ${ready.reason}`);
+    return kept.status();
   }
 
   /**
@@ -162,13 +230,14 @@ export class PodRun {
     if (!this.context) {
       throw new Error('exec: the pod never got its volumes');
     }
-    const { spec, podName, workDir, options, t0 } = this.context;
+    const { spec, options } = this.context;
     const c = [...(spec.initContainers ?? []), ...(spec.containers ?? [])].find((x: any) => x.name === containerName);
     if (!c) {
       throw new Error(`exec: no container '${containerName}' in the pod`);
     }
-    const execSpec = applyOverride({ ...c, name: `${c.name}-exec`, command: argv, args: [] }, { ...options, overrides: { [`${c.name}-exec`]: { env } } });
-    return runContainer(execSpec, 'main', spec, podName, this.volumes, workDir, { ...options, mainNetwork: 'none' }, t0);
+    const execOptions: RunPodOptions = { ...options, mainNetwork: 'none', overrides: { [`${c.name}-exec`]: { env } } };
+    const execSpec = applyOverride({ ...c, name: `${c.name}-exec`, command: argv, args: [] }, execOptions);
+    return runContainer(execSpec, 'main', { ...this.context, options: execOptions, address: undefined });
   }
 
   /** A container by name (init or main). */
@@ -209,21 +278,43 @@ export class PodRun {
     return lines.join('\n');
   }
 
-  /** Removes the pod's temporary directory (when the runner created it); kills a server still running. */
+  /** Removes the pod's temporary directory (when the runner created it); kills what still runs. */
   public dispose(): void {
     this.server?.kill();
+    this.restarting.forEach((r) => void r.stop(0));
+    this.releaseAddress();
     if (this.ownedWorkDir) {
       fs.rmSync(this.ownedWorkDir, { recursive: true, force: true });
     }
   }
+
+  private live(c: ContainerRun): ContainerRun {
+    const kept = this.restarting.find((r) => r.name === c.name);
+    // readyAtMs stays the first start's.
+    return kept && c.state === 'running' ? { ...c, ...kept.status() } : c;
+  }
+
+  private keptRunning(containerName: string): RestartingContainer {
+    const kept = this.restarting.find((r) => r.name === containerName);
+    if (!kept) throw new Error(`'${containerName}' is not a container the runner keeps running (a native sidecar, or a main container besides the server)`);
+    return kept;
+  }
+
+  private releaseAddress(): void {
+    if (this.context?.address) this.context.options.network?.detach(this.context.address);
+  }
 }
 
-interface ExecContext {
+/** What every container of a pod is started with. */
+interface PodContext {
   readonly spec: any;
   readonly podName: string;
+  readonly volumes: Record<string, string>;
   readonly workDir: string;
   readonly options: RunPodOptions;
   readonly t0: number;
+  /** The pod's place on its pod network (`network` option). */
+  readonly address?: PodAddress;
 }
 
 /** Host root entries an overlay image sees (read-only) besides the host Python's prefix. */
@@ -261,6 +352,16 @@ export async function runPod(workload: any, options: RunPodOptions): Promise<Pod
       mainSpecs.map((c) => waiting(c, 'main', 'CreateContainerConfigError', message)), {}, ownedWorkDir);
   }
 
+  const address = options.network?.attach(podName);
+  const ctx: PodContext = { spec, podName, volumes, workDir, options, t0, address };
+  const restartDelayMs = options.restartDelayMs ?? 200;
+  const restarting: RestartingContainer[] = [];
+  const keepRunning = (c: any, kind: 'init' | 'main'): RestartingContainer | ContainerRun => {
+    const kept = RestartingContainer.start(() => startContainer(c, kind, ctx), restartDelayMs);
+    if (!('state' in kept)) restarting.push(kept);
+    return kept;
+  };
+
   const inits: ContainerRun[] = [];
   let failedInit: ContainerRun | undefined;
   for (const c of initSpecs) {
@@ -268,9 +369,9 @@ export async function runPod(workload: any, options: RunPodOptions): Promise<Pod
       inits.push(waiting(c, 'init', 'PodInitializing'));
       continue;
     }
-    const run = await runContainer(c, 'init', spec, podName, volumes, workDir, options, t0);
+    const run = c.restartPolicy === 'Always' ? await startSidecar(c, keepRunning(c, 'init'), ctx) : await runContainer(c, 'init', ctx);
     inits.push(run);
-    if (run.reason !== 'Completed') {
+    if (!['Completed', 'Started'].includes(run.reason)) {
       failedInit = run;
     }
   }
@@ -278,21 +379,27 @@ export async function runPod(workload: any, options: RunPodOptions): Promise<Pod
   const mains: ContainerRun[] = [];
   let server: RunningServer | undefined;
   for (const [i, c] of mainSpecs.entries()) {
-    if (failedInit || options.runMain === false || i > 0) {
-      // Sidecar-less pods: the tests start the first container only (it is the server).
+    if (failedInit || options.runMain === false || (i > 0 && !options.serve)) {
+      // Without `serve` the pod runs like a job: the first container only.
       mains.push(waiting(c, 'main', 'PodInitializing'));
       continue;
     }
-    if (!options.serve) {
-      mains.push(await runContainer(c, 'main', spec, podName, volumes, workDir, options, t0));
+    if (i > 0) {
+      // Beside a serving first container, the others run and are started again when they end.
+      const kept = keepRunning(c, 'main');
+      mains.push('state' in kept ? kept : kept.status());
       continue;
     }
-    const started = startContainer(c, 'main', spec, podName, volumes, workDir, options, t0);
+    if (!options.serve) {
+      mains.push(await runContainer(c, 'main', ctx));
+      continue;
+    }
+    const started = startContainer(c, 'main', ctx);
     if ('state' in started) {
       mains.push(started);
       continue;
     }
-    const ready = await waitUntilReady(c, started, options.serve);
+    const ready = await waitUntilReady(c, started, options.serve, address);
     if (ready.ok) {
       server = new RunningServer(c.name, ready.url, started);
       mains.push({ ...started.base, argv: started.argv, state: 'running', reason: 'Started', logs: '', stdout: '', stderr: '', startedAtMs: started.startedAtMs, readyAtMs: performance.now() - t0 });
@@ -308,7 +415,27 @@ export async function runPod(workload: any, options: RunPodOptions): Promise<Pod
   const phase = bad ? 'Failed' : server ? 'Running' : 'Succeeded';
   const status = !bad ? (options.runMain === false ? 'Initialized' : server ? 'Running' : 'Completed')
     : bad.kind === 'init' ? `Init:${bad.reason}` : bad.reason;
-  return new PodRun(phase, status, inits, mains, volumes, ownedWorkDir, { spec, podName, workDir, options, t0 }, server);
+  const pod = new PodRun(phase, status, inits, mains, volumes, ownedWorkDir, ctx, server, restarting);
+  if (!server) {
+    // Nothing serves: what was kept running ends with the run.
+    await Promise.all(restarting.map((r) => r.stop(0)));
+    options.network?.detach(address!);
+  }
+  return pod;
+}
+
+/**
+ * A native sidecar (an init container with `restartPolicy: Always`): started, then, as the kubelet
+ * does, the next init container waits until its startup probe succeeds (or only until it started,
+ * without one). It runs on beside the main containers.
+ */
+async function startSidecar(c: any, kept: RestartingContainer | ContainerRun, ctx: PodContext): Promise<ContainerRun> {
+  if ('state' in kept) return kept;
+  if (!c.startupProbe) return kept.status();
+  const ready = await waitUntilReady(c, kept.process, ctx.options.serve ?? {}, ctx.address);
+  if (ready.ok) return { ...kept.status(), readyAtMs: performance.now() - ctx.t0 };
+  const ended = await kept.stop(0);
+  return { ...ended, reason: ready.exited && ended.reason !== 'Completed' ? ended.reason : 'Unready', probe: ready.reason };
 }
 
 function podSpecOf(workload: any): any {
@@ -395,16 +522,13 @@ function writeProjected(dir: string, data: Record<string, string>, items: any[] 
 // Containers
 
 /** Runs a container to completion. */
-async function runContainer(
-  c: any, kind: 'init' | 'main', pod: any, podName: string, volumes: Record<string, string>,
-  workDir: string, options: RunPodOptions, t0: number,
-): Promise<ContainerRun> {
-  const started = startContainer(c, kind, pod, podName, volumes, workDir, options, t0);
+async function runContainer(c: any, kind: 'init' | 'main', ctx: PodContext): Promise<ContainerRun> {
+  const started = startContainer(c, kind, ctx);
   return 'state' in started ? started : started.ended;
 }
 
 /** A container whose process runs. */
-interface StartedContainer {
+export interface StartedContainer {
   readonly base: Pick<ContainerRun, 'name' | 'kind' | 'image'>;
   readonly argv: readonly string[];
   readonly startedAtMs: number;
@@ -420,10 +544,8 @@ interface StartedContainer {
  * Starts a container's process in its sandbox; returns the container's `waiting` status instead when
  * it cannot start (image not in the map, env or command it cannot build).
  */
-function startContainer(
-  c: any, kind: 'init' | 'main', pod: any, podName: string, volumes: Record<string, string>,
-  workDir: string, options: RunPodOptions, t0: number,
-): StartedContainer | ContainerRun {
+function startContainer(c: any, kind: 'init' | 'main', ctx: PodContext): StartedContainer | ContainerRun {
+  const { spec: pod, podName, volumes, workDir, options, t0, address } = ctx;
   const base = { name: c.name as string, kind, image: c.image as string };
   const fail = (reason: ContainerReason, message: string): ContainerRun => ({
     ...base, argv: [], state: 'waiting', reason, logs: '', stdout: '', stderr: '', message,
@@ -469,6 +591,14 @@ function startContainer(
   for (const m of mounts) {
     if (!fs.existsSync(m.source)) fs.mkdirSync(m.source, { recursive: true }); // subPath is created on demand
   }
+  // Init containers other than native sidecars run offline (only loopback): that proves the installs
+  // need no network. The others join the pod's network, or the host's without one.
+  const joinsPod = kind === 'main' || c.restartPolicy === 'Always';
+  const network = !joinsPod ? options.initNetwork ?? 'none' : address ? 'pod' : options.mainNetwork ?? 'host';
+  if (network === 'pod') {
+    // The kubelet writes each container's /etc/hosts: here with the pod's name and the Services' names.
+    mounts.push({ source: address!.hostsFile, target: '/etc/hosts', readOnly: true });
+  }
 
   const security = { ...(pod.securityContext ?? {}), ...(c.securityContext ?? {}) };
   const uid = Number(security.runAsUser ?? 0);
@@ -478,7 +608,6 @@ function startContainer(
     '--hostname', podName,
     '--uid', String(uid), '--gid', String(security.runAsGroup ?? security.runAsUser ?? 0),
   ];
-  const network = kind === 'init' ? options.initNetwork ?? 'none' : options.mainNetwork ?? 'host';
   if (network === 'none') args.push('--unshare-net');
   if ((c.securityContext?.capabilities?.drop ?? []).includes('ALL') || security.runAsNonRoot) {
     args.push('--cap-drop', 'ALL');
@@ -495,7 +624,9 @@ function startContainer(
   args.push('--', ...argv);
 
   const started = performance.now();
-  const proc = spawnProcess('bwrap', args, options.timeoutMs ?? 120_000, path.join(workDir, 'logs', `${c.name}.log`));
+  // bwrap itself joins no namespace that exists: nsenter puts it into the pod's network first.
+  const [command, commandArgs] = network === 'pod' ? ['nsenter', [`--net=${address!.netns}`, '--', 'bwrap', ...args]] : ['bwrap', args];
+  const proc = spawnProcess(command, commandArgs, options.timeoutMs ?? 120_000, path.join(workDir, 'logs', `${c.name}.log`));
   const status = (out: Collected): ContainerRun => {
     const finished = performance.now();
     const exitCode = out.timedOut ? 137 : out.code ?? 128 + (out.signalNumber ?? 9);
@@ -534,11 +665,11 @@ type Readiness = { ok: true; url: string } | { ok: false; reason: string; exited
 
 /**
  * The kubelet's startup probe, faster: tries the container's `startupProbe` (else `readinessProbe`)
- * on the pod's address (the host's loopback: the main container shares the host's network) until it
+ * on the pod's address (its IP on a pod network, else the host's loopback) until it
  * succeeds (`httpGet`: an answer 200–399; `tcpSocket`: an accepted connection), the process ends, or
  * the time is up.
  */
-async function waitUntilReady(c: any, started: StartedContainer, serve: ServeOptions): Promise<Readiness> {
+async function waitUntilReady(c: any, started: StartedContainer, serve: ServeOptions, address?: PodAddress): Promise<Readiness> {
   const declared = c.startupProbe ?? c.readinessProbe;
   const probe = declared?.httpGet ?? declared?.tcpSocket;
   if (!probe) {
@@ -551,15 +682,16 @@ async function waitUntilReady(c: any, started: StartedContainer, serve: ServeOpt
     throw new Error(`runPod: the probe of ${c.name} names port '${probe.port}', which the container does not declare`);
   }
   const scheme = String(probe.scheme ?? 'HTTP').toLowerCase();
-  const url = `${scheme}://127.0.0.1:${port}`;
+  const host = address?.ip ?? '127.0.0.1';
+  const url = `${scheme}://${host}:${port}`;
   let exited = false;
   void started.ended.then(() => { exited = true; });
   const deadline = performance.now() + (serve.readyTimeoutMs ?? 120_000);
   let last = 'no answer yet';
   while (!exited && performance.now() < deadline) {
     if (declared.tcpSocket) {
-      if (await tcpConnects(port)) return { ok: true, url };
-      last = `dial tcp 127.0.0.1:${port}: connect: connection refused`;
+      if (await tcpConnects(port, host)) return { ok: true, url };
+      last = `dial tcp ${host}:${port}: connect: connection refused`;
       await new Promise((r) => setTimeout(r, serve.probeIntervalMs ?? 100));
       continue;
     }
@@ -576,10 +708,10 @@ async function waitUntilReady(c: any, started: StartedContainer, serve: ServeOpt
   return { ok: false, exited, reason: exited ? `the container exited before its probe succeeded (last probe: ${last})` : `Startup probe failed: ${last}` };
 }
 
-/** Whether a TCP connection to the port on loopback is accepted (as the kubelet's `tcpSocket` probe: opened, then closed). */
-export function tcpConnects(port: number): Promise<boolean> {
+/** Whether a TCP connection to the port is accepted (as the kubelet's `tcpSocket` probe: opened, then closed). */
+export function tcpConnects(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
+    const socket = net.connect({ host, port });
     socket.setTimeout(2_000);
     socket.once('connect', () => { socket.destroy(); resolve(true); });
     socket.once('timeout', () => { socket.destroy(); resolve(false); });

@@ -21,6 +21,7 @@ import uuid
 from acme_text_utils import echo
 
 from . import llama_stack_types as lls
+from .service import ECHO_ROUTE
 
 try:  # an optional dependency: used when present, never required (preflight must not fail without it)
     import httpx
@@ -28,6 +29,7 @@ except ImportError:
     httpx = None
 
 MODEL_ID = "echo"
+SERVICE_TIMEOUT_SECONDS = 10
 
 
 class AcmeEchoInferenceAdapter:
@@ -35,7 +37,13 @@ class AcmeEchoInferenceAdapter:
         self.config = config
 
     async def initialize(self):
-        self.http = httpx.AsyncClient(base_url=self.config.base_url) if (httpx and self.config.base_url) else None
+        # With a service part (config.url, filled in by LlamaStackWithProviders for a sidecar or a Service)
+        # the echo is the service's; without one it runs in this process.
+        self.http = None
+        if self.config.url:
+            if httpx is None:
+                raise RuntimeError("acme-echo: config.url is set, and calling the service needs httpx, which is not installed")
+            self.http = httpx.AsyncClient(base_url=self.config.url, timeout=SERVICE_TIMEOUT_SECONDS)
 
     async def shutdown(self):
         if self.http is not None:
@@ -70,14 +78,14 @@ class AcmeEchoInferenceAdapter:
         if params.stream:
             raise ValueError('acme-echo does not stream: send "stream": false')
         prompt = text_of(params.messages[-1].content) if params.messages else ""
-        answer = echo(prompt, self.config.prefix)
+        completion_id, answer = await self.echo(prompt)
         # No tokenizer here: usage counts whitespace-separated words.
         prompt_words, answer_words = len(prompt.split()), len(answer.split())
         # Nested parts as plain mappings: the server's pydantic model validates them into its own types, whose
         # names differ between releases (the assistant message is OpenAIAssistantMessageParam in 0.3,
         # OpenAIChatCompletionResponseMessage in 0.7).
         return lls.OpenAIChatCompletion(
-            id="chatcmpl-" + uuid.uuid4().hex,
+            id=completion_id,
             created=int(time.time()),
             model=params.model,
             choices=[{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": answer}}],
@@ -87,6 +95,21 @@ class AcmeEchoInferenceAdapter:
                 "total_tokens": prompt_words + answer_words,
             },
         )
+
+    async def echo(self, prompt):
+        """The completion's id and answer: from the service when there is one, else from this process."""
+        if self.http is None:
+            return "chatcmpl-" + uuid.uuid4().hex, echo(prompt, self.config.prefix)
+        try:
+            response = await self.http.post(ECHO_ROUTE, json={"text": prompt, "prefix": self.config.prefix})
+            response.raise_for_status()
+            answer = response.json()
+            return answer["id"], answer["text"]
+        except httpx.HTTPError as e:
+            # The server answers this request with an error and keeps serving; the next call tries again.
+            raise ConnectionError(
+                "acme-echo: the service at %s did not answer: %s" % (self.config.url, str(e) or type(e).__name__)
+            ) from e
 
     async def openai_completion(self, params):
         raise NotImplementedError("acme-echo serves only chat completions (POST /v1/chat/completions)")

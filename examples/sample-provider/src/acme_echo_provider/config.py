@@ -11,13 +11,14 @@ if BaseModel is not None:
 
     class AcmeEchoConfig(BaseModel):
         prefix: str = DEFAULT_PREFIX
-        base_url: str = ""
+        # The service part's address (sidecar or Service): LlamaStackWithProviders fills it in. Empty: echo in-process.
+        url: str = ""
 
 else:
 
     class AcmeEchoConfig:  # type: ignore[no-redef]
-        def __init__(self, prefix=DEFAULT_PREFIX, base_url="", **unknown):
+        def __init__(self, prefix=DEFAULT_PREFIX, url="", **unknown):
             if unknown:
                 raise TypeError("unknown config field(s): " + ", ".join(sorted(unknown)))
             self.prefix = prefix
-            self.base_url = base_url
+            self.url = url

@@ -1,0 +1,147 @@
+/**
+ * Providers whose service part runs outside the server process, run for real: the sample provider's
+ * image, built from its Containerfile, runs its service part as a sidecar of the real llama-stack
+ * 0.7.3 server's pod, or in a pod of its own behind a Service, on a pod network (network namespaces
+ * and veth: test/sandbox/pod-network.ts). A chat completion through the server's route is answered by
+ * the service, whose completion id names the pod that answered (`chatcmpl-<hostname>-…`).
+ */
+import { LLAMA_STACK, deploymentOf, renderStack, Scenario } from './helpers';
+import { buildSampleProviderImage } from './sample-provider-image';
+import { ExternalProvider } from '../../src';
+import { buildahSupport, removeImage } from '../sandbox/buildah';
+import { describeWhen, sandboxSupport } from '../sandbox/host';
+import { PodNetwork, podNetworkSupport } from '../sandbox/pod-network';
+import { PodRun, runPod } from '../sandbox/pod-runner';
+import { llamaStackEnv, testEnvsSupport } from '../sandbox/test-envs';
+
+const IMAGE = `localhost/kic-test/acme-echo-provider:services-${process.pid}`;
+const HEX = '[0-9a-f]{32}';
+
+const needs = [sandboxSupport, buildahSupport, podNetworkSupport, () => testEnvsSupport(llamaStackEnv(LLAMA_STACK))];
+const support = needs.map((n) => n()).find((r) => !r.ok) ?? { ok: true };
+
+describeWhen(`providers' service parts beside the real server (llama-stack ${LLAMA_STACK})`, support, 'bubblewrap, buildah, a pod network (root, iproute2, iptables) and the llama-stack test environments', () => {
+  let s: Scenario;
+  let network: PodNetwork;
+  const pods: PodRun[] = [];
+
+  beforeAll(() => {
+    s = new Scenario('provider-services');
+    s.images[IMAGE] = buildSampleProviderImage(s, IMAGE);
+    s.distribution();
+    network = PodNetwork.create();
+  });
+  afterAll(() => {
+    pods.forEach((p) => p.dispose());
+    network?.dispose();
+    removeImage(IMAGE);
+    s?.dispose();
+  });
+
+  /** Runs a Deployment of the manifests on the pod network, serving; fails with the pod's account when it does not come up. */
+  const serve = async (deployment: any, manifests: readonly any[]): Promise<PodRun> => {
+    const pod = await s.run(manifests, { serve: {}, network, restartDelayMs: 100 }, deployment);
+    pods.push(pod);
+    if (pod.phase !== 'Running') throw new Error(`${deployment.metadata.name} did not come up:\n${pod.describe()}`);
+    return pod;
+  };
+  /** Runs each provider service's Deployment and gives its Service a ClusterIP leading to it. */
+  const serveProviderServices = async (manifests: readonly any[]): Promise<PodRun[]> => {
+    const started: PodRun[] = [];
+    for (const service of manifests.filter((m) => m.kind === 'Service' && m.metadata.labels?.['kube-inference.io/server'])) {
+      const deployment = manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === service.metadata.name);
+      const pod = await serve(deployment, manifests);
+      const ports = Object.fromEntries(deployment.spec.template.spec.containers[0].ports.map((p: any) => [p.name, p.containerPort]));
+      network.addService(service, pod.ip!, ports);
+      started.push(pod);
+    }
+    return started;
+  };
+  const chat = (pod: PodRun, model: string, text: string) =>
+    pod.server!.request('POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: text }] });
+  const provider = (providerId: string, more: Partial<ExternalProvider> = {}): ExternalProvider =>
+    ({ providerId, image: IMAGE, config: { prefix: `${providerId}> ` }, ...more });
+
+  test('the service part refuses to start without a port to listen on', async () => {
+    const pod = await runPod({ kind: 'Pod', metadata: { name: 'no-port' }, spec: { containers: [{ name: 'provider', image: IMAGE }] } }, { images: s.images, network });
+    expect(pod.container('provider')).toMatchObject({ state: 'terminated', exitCode: 1 });
+    expect(pod.container('provider').logs).toContain("PROVIDER_PORT must be a port number (1-65535), got ''");
+    pod.dispose();
+  });
+
+  test('a sidecar answers through the server; killed, the server stays up and answers again once it is restarted', async () => {
+    const manifests = renderStack({ externalProviders: { inference: [provider('acme-sidecar', { sidecar: {} })] } });
+    const pod = await serve(deploymentOf(manifests), manifests);
+    // A native sidecar: started, and its startup probe passed, before the server started.
+    const sidecar = pod.container('provider-acme-sidecar');
+    expect(sidecar).toMatchObject({ kind: 'init', state: 'running', restartCount: 0 });
+    expect(sidecar.readyAtMs!).toBeLessThan(pod.container('llama-stack').startedAtMs!);
+
+    const answer = await chat(pod, 'acme-sidecar/echo', 'hello   sidecar');
+    expect(answer.status).toBe(200);
+    expect(answer.body.choices[0].message.content).toBe('acme-sidecar> hello sidecar');
+    expect(answer.body.id).toMatch(new RegExp(`^chatcmpl-stack-${HEX}$`)); // answered in the server's pod
+
+    await pod.kill('provider-acme-sidecar');
+    const down = await chat(pod, 'acme-sidecar/echo', 'anyone?');
+    // llama-stack 0.7 answers a provider's ConnectionError with 502 (llama_stack/core/exceptions/mapping.py).
+    expect(down).toMatchObject({ status: 502, body: { error: { message: expect.stringContaining('acme-echo: the service at http://localhost:18000 did not answer: ') } } });
+    expect((await pod.server!.request('GET', '/v1/health')).body).toEqual({ status: 'OK' });
+
+    expect(await pod.restarted('provider-acme-sidecar')).toMatchObject({ state: 'running', restartCount: 1, lastState: { exitCode: 137 } });
+    const again = await chat(pod, 'acme-sidecar/echo', 'back again');
+    expect(again.status).toBe(200);
+    expect(again.body.choices[0].message.content).toBe('acme-sidecar> back again');
+    expect(pod.container('llama-stack')).toMatchObject({ state: 'running' });
+    expect(pod.server!.logs()).toContain('did not answer');
+    await pod.stop();
+  });
+
+  test('before native sidecars (kubernetesVersion 1.28): a regular container, and the server starts beside it', async () => {
+    const manifests = renderStack({ kubernetesVersion: '1.28', externalProviders: { inference: [provider('acme-sidecar', { sidecar: {} })] } });
+    const pod = await serve(deploymentOf(manifests), manifests);
+    expect(pod.container('provider-acme-sidecar')).toMatchObject({ kind: 'main', state: 'running' });
+    // The server may be up before the sidecar answers: ask until it does.
+    let answer = await chat(pod, 'acme-sidecar/echo', 'old cluster');
+    for (let i = 0; i < 50 && answer.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      answer = await chat(pod, 'acme-sidecar/echo', 'old cluster');
+    }
+    expect(answer.body.choices[0].message.content).toBe('acme-sidecar> old cluster');
+    await pod.stop();
+  });
+
+  test('inline, sidecar and service providers in one server, each answering from its own place', async () => {
+    const manifests = renderStack({
+      externalProviders: {
+        inference: [
+          provider('acme-inline'),
+          provider('acme-sidecar', { sidecar: {} }),
+          provider('acme-service', { service: { replicas: 1 } }),
+        ],
+      },
+    });
+    const [service] = await serveProviderServices(manifests);
+    expect(service.container('provider')).toMatchObject({ state: 'running' });
+    const pod = await serve(deploymentOf(manifests), manifests);
+    expect(pod.ip).not.toBe(service.ip);
+
+    const inline = await chat(pod, 'acme-inline/echo', 'one');
+    expect(inline.body).toMatchObject({ choices: [{ message: { content: 'acme-inline> one' } }] });
+    expect(inline.body.id).toMatch(new RegExp(`^chatcmpl-${HEX}$`)); // in the server's process
+    const sidecar = await chat(pod, 'acme-sidecar/echo', 'two');
+    expect(sidecar.body).toMatchObject({ choices: [{ message: { content: 'acme-sidecar> two' } }] });
+    expect(sidecar.body.id).toMatch(new RegExp(`^chatcmpl-stack-${HEX}$`));
+    // Through the Service's name and ClusterIP, to the provider's own pod in its own network namespace.
+    const viaService = await chat(pod, 'acme-service/echo', 'three');
+    expect(viaService.body).toMatchObject({ choices: [{ message: { content: 'acme-service> three' } }] });
+    expect(viaService.body.id).toMatch(new RegExp(`^chatcmpl-stack-acme-service-${HEX}$`));
+
+    // The service's pod gone: only that provider fails; the server and the others go on.
+    await service.stop();
+    expect(await chat(pod, 'acme-service/echo', 'four')).toMatchObject({ status: 502, body: { error: { message: expect.stringContaining('acme-echo: the service at http://stack-acme-service:8080 did not answer: ') } } });
+    expect((await chat(pod, 'acme-inline/echo', 'five')).status).toBe(200);
+    expect((await chat(pod, 'acme-sidecar/echo', 'six')).status).toBe(200);
+    await pod.stop();
+  });
+});
