@@ -16,6 +16,12 @@ import { addWarning } from '../warnings';
 export const LLAMA_STACK_VERSION_ANNOTATION = `${LABEL_DOMAIN}/llama-stack-version`;
 
 /**
+ * The annotation naming the oldest Kubernetes minor the cluster runs (`kubernetesVersion`): from 1.29
+ * providers' sidecars are native sidecars. The operator's CRD has no such field.
+ */
+export const KUBERNETES_VERSION_ANNOTATION = `${LABEL_DOMAIN}/kubernetes-version`;
+
+/**
  * The annotation asking for the operator's pod selector (`operatorSelector`), to take over in place a
  * Deployment the operator created from this very document.
  */
@@ -28,6 +34,7 @@ const FIELD_PREFIXES: ReadonlyArray<readonly [string, string]> = [
   ['namespace', 'metadata.namespace'],
   ['labels', 'metadata.labels'],
   ['llamaStackVersion', `metadata.annotations.${LLAMA_STACK_VERSION_ANNOTATION}`],
+  ['kubernetesVersion', `metadata.annotations.${KUBERNETES_VERSION_ANNOTATION}`],
   ['replicas', 'spec.replicas'],
   ['distribution', 'spec.server.distribution'],
   ['port', 'spec.server.containerSpec.port'],
@@ -114,6 +121,7 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     namespace: metadata!.namespace,
     distribution: server!.distribution ?? {},
     llamaStackVersion,
+    kubernetesVersion: metadata?.annotations?.[KUBERNETES_VERSION_ANNOTATION],
     replicas: spec!.replicas,
     port: containerSpec.port,
     containerName: containerSpec.name,

@@ -30,3 +30,14 @@ test('render: a provider\'s sidecar and another\'s service of its own', async ()
   expect(bad.code).toBe(1);
   expect(bad.stderr).toContain('spec.server.externalProviders.inference[0].sidecar.port: 8321 is already the server\'s port in this pod');
 });
+
+test('render: the annotation kube-inference.io/kubernetes-version picks the sidecar\'s form, and a bad one is named', async () => {
+  const old = await cli(['render', '-'], { stdin: DOCUMENT.replace('annotations: {', 'annotations: {kube-inference.io/kubernetes-version: "1.28", ') });
+  expect(old).toMatchObject({ code: 0, stderr: '' });
+  const pod = parseAllDocuments(old.stdout).map((d) => d.toJS()).find((o) => o.kind === 'Deployment' && o.metadata.name === 'team-a').spec.template.spec;
+  expect(pod.initContainers.map((c: any) => c.name)).not.toContain('provider-echo');
+  expect(pod.containers.map((c: any) => c.name)).toEqual(['llama-stack', 'provider-echo']);
+  const bad = await cli(['render', '-'], { stdin: DOCUMENT.replace('annotations: {', 'annotations: {kube-inference.io/kubernetes-version: "one-twenty-nine", ') });
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toContain('metadata.annotations.kube-inference.io/kubernetes-version: ');
+});
