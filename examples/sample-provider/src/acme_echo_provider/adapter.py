@@ -105,6 +105,10 @@ class AcmeEchoInferenceAdapter:
             response.raise_for_status()
             answer = response.json()
             return answer["id"], answer["text"]
+        except httpx.HTTPStatusError as e:
+            raise RuntimeError(
+                "acme-echo: the service at %s answered HTTP %d: %s" % (self.config.url, e.response.status_code, e.response.text)
+            ) from e
         except httpx.HTTPError as e:
             # The server answers this request with an error and keeps serving; the next call tries again.
             raise ConnectionError(

@@ -5,7 +5,7 @@ dependencies) ships that part in the same image and runs it beside the server: a
 server's pod, or in pods of its own behind a Service. Here the "heavy part" is the echo itself, so that
 the tests can tell the service's answer from the in-process one.
 
-The contract with ``LlamaStackWithProviders`` (docs/provider-images.md, "The service part"):
+The contract with ``LlamaStackWithProviders`` (docs/provider-images.md, "A service part"):
 
 - listen on every address at the port in ``PROVIDER_PORT`` (the construct assigns it: 18000, 18001, ...
   for sidecars, 8080 by default for a service);
