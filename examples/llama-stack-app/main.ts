@@ -83,14 +83,15 @@ new LlamaStackWithProviders(chart, 'services', {
       {
         providerId: 'echo-sidecar',
         image: 'quay.io/acme/acme-echo-provider:0.1.0',
-        // PROVIDER_PORT 18000; config.url becomes http://localhost:18000.
+        // PROVIDER_PORT 18000; the merge writes http://localhost:18000/v1 to config.url (the key and
+        // path the image's lls-provider-spec.yaml names in spec.serviceAddress).
         sidecar: { resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { memory: '128Mi' } } },
       },
       {
         providerId: 'echo-service',
         image: 'quay.io/acme/acme-echo-provider:0.1.0',
         // Deployment, Service, ServiceAccount and NetworkPolicy llama-stack-services-echo-service;
-        // config.url becomes http://llama-stack-services-echo-service:8080.
+        // config.url becomes http://llama-stack-services-echo-service:8080/v1.
         service: { replicas: 2, resources: { requests: { cpu: '250m', memory: '128Mi' }, limits: { memory: '256Mi' } } },
       },
     ],

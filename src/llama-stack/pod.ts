@@ -342,6 +342,7 @@ function installContainer(plan: PodPlan, p: ValidatedProvider): IContainer {
     image: p.provider.image,
     order: p.order,
     ...(p.config !== undefined ? { config: p.config } : {}),
+    ...(p.serviceAddress !== undefined ? { serviceAddress: p.serviceAddress } : {}),
   };
   return {
     name,

@@ -1,10 +1,11 @@
 // What a provider's service part takes, in a sidecar or in pods of its own, and
-// where its adapter finds it: the address is written into the adapter's config, at the key the user
-// names (`url` by default), for both the in-pod and the synth-time merge.
+// where its adapter finds it: the merge (in the pod, or at synth time) writes the address into the
+// adapter's config, at the key the user names, else the one the provider's metadata names, else `url`.
 import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { ResourceRequirements } from './pod';
+import { configKeyProblem, DEFAULT_ADDRESS_KEY, pathProblem, ServiceAddress, ServicePartMode } from '../run-config/service-address';
 
 /** The options of a provider's service, in a sidecar or in pods of its own. */
 export interface ProviderServicePart {
@@ -30,12 +31,12 @@ export interface ProviderServicePart {
   readonly resources?: ResourceRequirements;
   /**
    * The key of the provider's `config` that receives the service's address.
-   * @default 'url'
+   * @default - `spec.serviceAddress.configKey` of the provider's metadata, else 'url'
    */
   readonly configKey?: string;
   /**
    * Appended to the address, e.g. `/v1`.
-   * @default - nothing
+   * @default - `spec.serviceAddress.path` of the provider's metadata, else nothing
    */
   readonly path?: string;
   /**
@@ -59,34 +60,26 @@ export interface ServicePartRequest<Options extends ProviderServicePart> {
   readonly image: string;
   readonly imagePullPolicy?: string;
   readonly options: Options;
-  /** Its config, secrets resolved. */
-  readonly config?: { [key: string]: unknown };
 }
 
 /**
- * The provider's config with its service's address (`base` + the options' path) at the options' key.
- * `option` is the field of the options (`externalProviders.inference[0].sidecar`); a key the config sets
- * already, an empty key or a path without its leading slash is reported.
+ * The service part's address as planned (`base`, with the key and path the options name), for the merge
+ * to write into the adapter's config. `mode` is the options' field (`externalProviders.inference[0].sidecar`);
+ * an unusable key or path is reported.
  */
-export function configWithAddress(
+export function serviceAddressOf(
   field: string,
-  option: string,
-  config: { [key: string]: unknown } | undefined,
+  mode: ServicePartMode,
   options: ProviderServicePart,
   base: string,
   report: (field: string, message: string) => void,
-): { [key: string]: unknown } {
-  const key = options.configKey ?? 'url';
-  const at = `${field}.${option}`;
-  if (key === '') report(`${at}.configKey`, 'is empty: name the key of the provider\'s config that receives the service\'s address (default \'url\').');
-  if (options.path !== undefined && !options.path.startsWith('/')) {
-    report(`${at}.path`, `'${options.path}' must start with '/': it is appended to ${base}.`);
-  }
-  const address = `${base}${options.path ?? ''}`;
-  if (config !== undefined && Object.prototype.hasOwnProperty.call(config, key)) {
-    report(`${field}.config.${key}`, `is set, and the ${option}'s address (${address}) goes there: remove it, or name another key with ${option}.configKey.`);
-  }
-  return { ...config, [key]: address };
+): ServiceAddress {
+  const { configKey, path } = options;
+  const keyProblem = configKey === undefined ? undefined : configKeyProblem(configKey);
+  if (keyProblem) report(`${field}.${mode}.configKey`, `${keyProblem}; it names the key that receives the ${mode}'s address (default: the provider metadata's, else '${DEFAULT_ADDRESS_KEY}').`);
+  const badPath = path === undefined ? undefined : pathProblem(path);
+  if (badPath) report(`${field}.${mode}.path`, `${badPath}; it is appended to ${base}.`);
+  return { mode, base, ...(configKey !== undefined ? { configKey } : {}), ...(path !== undefined ? { path } : {}) };
 }
 
 /** How a service part's container is made: the rest comes from its options. */

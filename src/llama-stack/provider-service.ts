@@ -9,7 +9,8 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSecurityContext } from 'kubernetes-models/v1/PodSecurityContext';
 import { defineObject } from '../kubernetes-objects';
 import { LABEL_DOMAIN, standardLabels } from '../labels';
-import { configWithAddress, ProviderServicePart, ServicePartRequest, servicePartContainer } from './provider-service-part';
+import { ProviderServicePart, serviceAddressOf, ServicePartRequest, servicePartContainer } from './provider-service-part';
+import type { ServiceAddress } from '../run-config/service-address';
 
 /** The label that ties a provider's service to its server. */
 export const SERVER_LABEL = `${LABEL_DOMAIN}/server`;
@@ -77,12 +78,12 @@ export function providerServiceContainer(s: PlannedService, securityContext: ICo
   return servicePartContainer({ name: 'provider', image: s.image, imagePullPolicy: s.imagePullPolicy, port: s.port, portName: 'http', options: s.options, securityContext });
 }
 
-/** Plans the providers' services: names, ports, and each adapter's config with its Service's address. */
+/** Plans the providers' services: names, ports, and each one's address (its Service's). */
 export function planServices(
   requests: ReadonlyArray<ServicePartRequest<ProviderService>>,
   server: string,
   report: (field: string, message: string) => void,
-): Array<{ service: PlannedService; config: { [key: string]: unknown } }> {
+): Array<{ service: PlannedService; serviceAddress: ServiceAddress }> {
   return requests.map((r) => {
     const port = r.options.port ?? DEFAULT_SERVICE_PORT;
     if (!Number.isInteger(port) || port < 1024 || port > 65535) {
@@ -93,8 +94,8 @@ export function planServices(
       report(`${r.field}.service.replicas`, `${replicas} is not a replica count: expected a whole number ≥ 0.`);
     }
     const name = providerServiceName(server, r.key);
-    const config = configWithAddress(r.field, 'service', r.config, r.options, `http://${name}:${port}`, report);
-    return { service: { name, image: r.image, imagePullPolicy: r.imagePullPolicy ?? 'IfNotPresent', port, options: r.options }, config };
+    const serviceAddress = serviceAddressOf(r.field, 'service', r.options, `http://${name}:${port}`, report);
+    return { service: { name, image: r.image, imagePullPolicy: r.imagePullPolicy ?? 'IfNotPresent', port, options: r.options }, serviceAddress };
   });
 }
 

@@ -4,7 +4,8 @@
 // to the service as PROVIDER_PORT, and the adapter's config gets that address.
 import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import type { IContainer } from 'kubernetes-models/v1/Container';
-import { configWithAddress, ProviderServicePart, ServicePartRequest, servicePartContainer } from './provider-service-part';
+import { ProviderServicePart, serviceAddressOf, ServicePartRequest, servicePartContainer } from './provider-service-part';
+import type { ServiceAddress } from '../run-config/service-address';
 
 /** A provider's service run as a sidecar of the server's pod. */
 export interface ProviderSidecar extends ProviderServicePart {
@@ -74,14 +75,14 @@ export function sidecarContainer(s: PlannedSidecar, native: boolean, securityCon
 
 /**
  * Plans the sidecars of the pod in spec order: ports (the given one, else the next free from
- * {@link FIRST_SIDECAR_PORT}), checked against each other and the server's port, and each adapter's
- * config with the service's address at its key. Problems are reported by field.
+ * {@link FIRST_SIDECAR_PORT}), checked against each other and the server's port, and each service's
+ * address. Problems are reported by field.
  */
 export function planSidecars(
   requests: ReadonlyArray<ServicePartRequest<ProviderSidecar>>,
   serverPort: number,
   report: (field: string, message: string) => void,
-): Array<{ sidecar: PlannedSidecar; config: { [key: string]: unknown } }> {
+): Array<{ sidecar: PlannedSidecar; serviceAddress: ServiceAddress }> {
   const taken = new Map<number, string>([[serverPort, 'the server']]);
   for (const r of requests) {
     const port = r.options.port;
@@ -102,8 +103,8 @@ export function planSidecars(
       port = next;
       taken.set(port, `the sidecar of ${r.field}`);
     }
-    const config = configWithAddress(r.field, 'sidecar', r.config, r.options, `http://localhost:${port}`, report);
-    return { sidecar: { key: r.key, image: r.image, imagePullPolicy: r.imagePullPolicy ?? 'IfNotPresent', port, options: r.options }, config };
+    const serviceAddress = serviceAddressOf(r.field, 'sidecar', r.options, `http://localhost:${port}`, report);
+    return { sidecar: { key: r.key, image: r.image, imagePullPolicy: r.imagePullPolicy ?? 'IfNotPresent', port, options: r.options }, serviceAddress };
   });
 }
 

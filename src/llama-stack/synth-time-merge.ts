@@ -15,6 +15,7 @@ import {
 import type { ValidatedProvider } from './validate';
 import { describeFsError, readRegularFileCapped } from '../run-config/files';
 import { METADATA_LIMITS } from '../run-config/safe-yaml';
+import { addressKeyConflict, placeServiceAddress } from '../run-config/service-address';
 
 /** The config assembled at synth time: what the merge init container would have written. */
 export interface SynthTimeConfig {
@@ -49,8 +50,11 @@ export function mergeAtSynthTime(
         crdSection: p.section,
         image: p.provider.image,
         config: p.config,
+        ...(p.serviceAddress !== undefined ? { serviceAddress: p.serviceAddress } : {}),
         metadata,
       });
+    } else {
+      checkAddressKeyNamedInProps(p, problems);
     }
   }
   if (resolved.length === 0) {
@@ -74,6 +78,17 @@ export function mergeAtSynthTime(
     };
   });
   return files;
+}
+
+/**
+ * Without the metadata, the key of the service's address is known at synth time only when the props
+ * name it: then the config must leave it free (the merge checks the metadata's key in the pod).
+ */
+function checkAddressKeyNamedInProps(p: ValidatedProvider, problems: ProblemCollector): void {
+  const address = p.serviceAddress;
+  if (address?.configKey === undefined) return;
+  const conflict = addressKeyConflict(p.config, address, placeServiceAddress(address, undefined));
+  if (conflict) problems.add(`${p.field}.config.${address.configKey}`, `${conflict.detail}: ${conflict.fix}.`);
 }
 
 function loadMetadata(p: ValidatedProvider, problems: ProblemCollector) {

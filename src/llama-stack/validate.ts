@@ -19,6 +19,7 @@ import { acceptedSectionsText, LlamaStackRelease, missingApiFix, releaseName } f
 import { renderJson, renderYaml, UnwritableValueError } from '../run-config/render';
 import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from '../run-config/safe-yaml';
 import { formatPath } from '../run-config/scalars';
+import type { ServiceAddress } from '../run-config/service-address';
 
 /** Longest name: `<name>-service` must stay a 63-character DNS-1035 label. */
 export const MAX_NAME_LENGTH = 63 - '-service'.length;
@@ -30,10 +31,12 @@ const IMAGE_REF = /^[A-Za-z0-9][A-Za-z0-9._\-/:@+]*$/;
 export interface ValidatedProvider extends PlacedProvider {
   readonly config?: { [key: string]: unknown };
   readonly secretEnv: SecretEnvVar[];
-  /** Its service's sidecar, when it has one (its config then holds the service's address). */
+  /** Its service's sidecar, when it has one. */
   readonly sidecar?: PlannedSidecar;
-  /** Its service in pods of its own, when it has one (its config then holds the Service's address). */
+  /** Its service in pods of its own, when it has one. */
   readonly service?: PlannedService;
+  /** Its sidecar's or Service's address, which the merge writes into its config. */
+  readonly serviceAddress?: ServiceAddress;
 }
 
 /** What validation yields besides problems: facts the rendering needs and cannot re-derive cheaply. */
@@ -326,8 +329,8 @@ function validateProviders(
 }
 
 /**
- * The providers with their services planned, in a sidecar (ports) or in pods of their own (names):
- * each adapter's config then holds its service's address.
+ * The providers with their services planned, in a sidecar (ports) or in pods of their own (names),
+ * and each service's address.
  */
 function withServices(
   providers: ValidatedProvider[], props: LlamaStackWithProvidersProps, name: string, problems: ProblemCollector,
@@ -337,7 +340,7 @@ function withServices(
   }
   const report = (field: string, message: string) => problems.add(field, message);
   const request = (p: ValidatedProvider) => ({
-    field: p.field, key: providerKey(p.provider.providerId), image: p.provider.image, imagePullPolicy: p.provider.imagePullPolicy, config: p.config,
+    field: p.field, key: providerKey(p.provider.providerId), image: p.provider.image, imagePullPolicy: p.provider.imagePullPolicy,
   });
   for (const p of providers.filter((x) => x.provider.sidecar !== undefined && x.provider.service !== undefined)) {
     problems.add(p.field, `provider '${p.provider.providerId}' has both a sidecar and a service: its service runs in one place; keep one of them.`);
@@ -348,9 +351,9 @@ function withServices(
   const services = planServices(inServices.map((p) => ({ ...request(p), options: p.provider.service! })), name, report);
   return providers.map((p) => {
     const s = inSidecars.indexOf(p);
-    if (s >= 0) return { ...p, config: sidecars[s].config, sidecar: sidecars[s].sidecar };
+    if (s >= 0) return { ...p, ...sidecars[s] };
     const d = inServices.indexOf(p);
-    return d >= 0 ? { ...p, config: services[d].config, service: services[d].service } : p;
+    return d >= 0 ? { ...p, ...services[d] } : p;
   });
 }
 

@@ -5,6 +5,7 @@ import { clip, describe, PlainMap, readString, unknownKeys } from './fields';
 import { providerIdProblem, providerKey } from './provider-id';
 import { allApisText } from './releases';
 import { CONFIG_LIMITS, parseUntrustedYaml } from './safe-yaml';
+import { readServiceAddress, ServiceAddress } from './service-address';
 
 /** Name of the provider-settings file each install init container writes next to the metadata. */
 export const CRD_CONFIG_FILE = 'crd-config.yaml';
@@ -13,7 +14,7 @@ export const CRD_CONFIG_FILE = 'crd-config.yaml';
  * The settings of one external provider as the spec gave them, written by its install init container
  * to `metadata/<providerKey>/crd-config.yaml` (a JSON document; the spec names the directory after the
  * provider id itself, which is accepted too). The spec's own shape is
- * `providerId`, `api` and `config`; `crdSection`, `image` and `order` are optional extras this
+ * `providerId`, `api` and `config`; `crdSection`, `image`, `order` and `serviceAddress` are optional extras this
  * library's install containers add.
  */
 export interface CrdProviderConfig {
@@ -32,6 +33,8 @@ export interface CrdProviderConfig {
   readonly order?: number;
   /** Provider configuration from the spec; absent when none was given. */
   readonly config?: PlainMap;
+  /** Its service part's address, which the merge writes into `config`, when it has a sidecar or a Service. */
+  readonly serviceAddress?: ServiceAddress;
   /** Fields this version does not know, ignored. */
   readonly unknownFields: readonly string[];
 }
@@ -84,6 +87,8 @@ export function parseCrdConfig(text: string, source: string, directoryName?: str
   if (config !== undefined && config !== null && !isRecord(config)) {
     problems.push(`config: found ${describe(config)}; expected a mapping of provider settings.`);
   }
+  const unknownAddressFields: string[] = [];
+  const serviceAddress = readServiceAddress(map, problems, unknownAddressFields);
   // This library's install containers name the directory after the key; the spec names it after the id.
   if (providerId !== undefined && directoryName !== undefined && directoryName !== providerKey(providerId) && directoryName !== providerId) {
     problems.push(`providerId: found '${clip(providerId)}', but the file is in directory '${clip(directoryName)}', `
@@ -107,6 +112,7 @@ export function parseCrdConfig(text: string, source: string, directoryName?: str
     ...(image !== undefined ? { image } : {}),
     ...(order !== undefined ? { order: order as number } : {}),
     ...(isRecord(config) ? { config } : {}),
-    unknownFields: unknownKeys(map, ['providerId', 'api', 'crdSection', 'image', 'order', 'config'], ''),
+    ...(serviceAddress !== undefined ? { serviceAddress } : {}),
+    unknownFields: [...unknownKeys(map, ['providerId', 'api', 'crdSection', 'image', 'order', 'config', 'serviceAddress'], ''), ...unknownAddressFields],
   };
 }

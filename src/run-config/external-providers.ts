@@ -6,6 +6,7 @@ import { verifyReadBack } from './read-back';
 import { acceptedApisText, acceptedSectionsText, DEFAULT_LLAMA_STACK_VERSION, missingApiFix, releaseName, requireRelease } from './releases';
 import { renderYaml, UnwritableValueError } from './render';
 import { formatPath } from './scalars';
+import { addressKeyConflict, placeServiceAddress, ServiceAddress } from './service-address';
 
 /** `apiVersion` of `extra-providers.yaml`. */
 export const EXTERNAL_PROVIDERS_API_VERSION = 'llamastack.io/v1alpha1';
@@ -29,6 +30,8 @@ export interface ResolvedExternalProvider {
   readonly image?: string;
   /** Provider configuration from the spec (JSON data; `${env.NAME}` strings pass through); absent when none. */
   readonly config?: PlainMap;
+  /** Its service part's address, written into its config at the key the props or its metadata name. */
+  readonly serviceAddress?: ServiceAddress;
   /** The image's validated `lls-provider-spec.yaml`. */
   readonly metadata: ProviderMetadata;
 }
@@ -44,7 +47,8 @@ export interface ProviderEntry {
 /**
  * Checks what can be checked across providers before any merge: the targeted llama-stack release
  * has the API each image declares and the API of the section it was placed under, the two match, each
- * config is plain data the config writer can write, and no two external providers share a provider id
+ * config is plain data the config writer can write and leaves the key its service's address goes to free,
+ * and no two external providers share a provider id
  * (ids must be unique across all sections).
  *
  * @param llamaStackVersion the release line the distribution runs, e.g. `0.7`
@@ -105,6 +109,17 @@ export function checkExternalProviders(
   });
 
   providers.forEach((p) => {
+    const address = p.serviceAddress;
+    const conflict = address && addressKeyConflict(p.config, address, placeServiceAddress(address, p.metadata.spec.serviceAddress));
+    if (conflict) {
+      issues.add({
+        title: 'Provider config sets the key its service\'s address goes to',
+        providerId: p.providerId,
+        image: p.image,
+        details: [`${conflict.detail}.`],
+        resolution: `In the provider's entry of the LlamaStackWithProviders spec, ${conflict.fix}.`,
+      });
+    }
     const problem = unwritableIn(p.config);
     if (problem) {
       issues.add({
@@ -148,15 +163,24 @@ export function placementsOf(providers: readonly ResolvedExternalProvider[]): st
 
 /**
  * The entry llama-stack reads for a provider: type and module from the image's metadata (the module
- * without its `==version` pin), config from the spec, omitted when the spec gives none.
+ * without its `==version` pin), config from the spec with its service's address added, omitted when
+ * there is neither.
  */
 export function providerEntry(p: ResolvedExternalProvider): ProviderEntry {
+  const config = configOf(p);
   return {
     provider_id: p.providerId,
     provider_type: p.metadata.spec.providerType,
     module: p.metadata.module,
-    ...(p.config !== undefined ? { config: p.config } : {}),
+    ...(config !== undefined ? { config } : {}),
   };
+}
+
+/** The provider's config with its service's address at the key the props, else its metadata, name. */
+function configOf(p: ResolvedExternalProvider): PlainMap | undefined {
+  if (p.serviceAddress === undefined) return p.config;
+  const placed = placeServiceAddress(p.serviceAddress, p.metadata.spec.serviceAddress);
+  return { ...p.config, [placed.key]: placed.value };
 }
 
 /** Groups provider entries by API, APIs in order of first appearance (the spec's section order). */

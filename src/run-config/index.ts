@@ -10,6 +10,7 @@ export { providerKey, providerIdProblem, MAX_PROVIDER_KEY_LENGTH } from './provi
 export * from './errors';
 export * from './provider-metadata';
 export * from './crd-config';
+export type { ServiceAddress, ServicePartMode, ProviderServiceAddressSpec } from './service-address';
 export * from './external-providers';
 export * from './merge';
 export * from './merge-log';

@@ -93,6 +93,7 @@ function readProvider(metadataDir: string, name: string): { settings: CrdProvide
       crdSection: settings.crdSection,
       ...(settings.image !== undefined ? { image: settings.image } : {}),
       ...(settings.config !== undefined ? { config: settings.config } : {}),
+      ...(settings.serviceAddress !== undefined ? { serviceAddress: settings.serviceAddress } : {}),
       metadata,
     },
   };

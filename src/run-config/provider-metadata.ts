@@ -4,6 +4,7 @@ import { RunConfigError } from './errors';
 import { clip, describe, PlainMap, readMap, readString, unknownKeys } from './fields';
 import { allApisText } from './releases';
 import { METADATA_LIMITS, parseUntrustedYaml } from './safe-yaml';
+import { ProviderServiceAddressSpec, readServiceAddressSpec } from './service-address';
 
 /** `apiVersion` of a provider metadata file. */
 export const PROVIDER_PACKAGE_API_VERSION = 'llamastack.io/v1alpha1';
@@ -54,6 +55,11 @@ export interface ProviderPackageSpec {
   readonly wheelPath: string;
   /** Paths of dependency wheels in the image. */
   readonly dependencyWheels?: readonly string[];
+  /**
+   * Where the adapter reads its service part's address (for a provider with a sidecar or a Service):
+   * the config key (`url` when not given) and a path appended to `http://<host>:<port>`.
+   */
+  readonly serviceAddress?: ProviderServiceAddressSpec;
 }
 
 /** A validated `lls-provider-spec.yaml`. */
@@ -141,6 +147,8 @@ export function validateProviderMetadata(value: unknown, source: string, owner: 
     pattern: WHEEL_PATTERN, expected: 'the path of the provider\'s wheel file (ending in .whl)',
   }, problems);
   const dependencyWheels = readWheelList(spec, problems);
+  const unknownServiceFields: string[] = [];
+  const serviceAddress = readServiceAddressSpec(spec, problems, unknownServiceFields);
 
   if (problems.length > 0) {
     throw metadataError(problems, source, owner);
@@ -162,13 +170,15 @@ export function validateProviderMetadata(value: unknown, source: string, owner: 
       api: api!,
       wheelPath: wheelPath!,
       ...(dependencyWheels !== undefined ? { dependencyWheels } : {}),
+      ...(serviceAddress !== undefined ? { serviceAddress } : {}),
     },
     module: pinned[1],
     ...(pinned[2] !== undefined ? { modulePin: pinned[2] } : {}),
     unknownFields: [
       ...unknownKeys(value, ['apiVersion', 'kind', 'metadata', 'spec'], ''),
       ...unknownKeys(info, ['name', 'version', 'vendor', 'description', 'maintainer'], 'metadata'),
-      ...unknownKeys(spec, ['packageName', 'providerType', 'api', 'wheelPath', 'dependencyWheels'], 'spec'),
+      ...unknownKeys(spec, ['packageName', 'providerType', 'api', 'wheelPath', 'dependencyWheels', 'serviceAddress'], 'spec'),
+      ...unknownServiceFields,
     ],
   };
 }

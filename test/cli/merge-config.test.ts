@@ -174,6 +174,26 @@ Outputs:
     expect(result.out).toContain('  Using: the external provider from image unknown');
   });
 
+  test('writes a service part\'s address into its adapter\'s config, at the key and path the image\'s metadata names', async () => {
+    const pod = podVolumes();
+    writeMetadataDir(pod.metadata, [
+      provider('by-metadata', { address: { mode: 'sidecar', base: 'http://localhost:18000' }, serviceAddress: '{configKey: base_url, path: /v1}', config: { a: 1 } }),
+      provider('by-props', { address: { mode: 'service', base: 'http://stack-by-props:8080', configKey: 'endpoint' }, serviceAddress: '{configKey: base_url}' }),
+      provider('by-default', { address: { mode: 'sidecar', base: 'http://localhost:18001' } }),
+    ]);
+    const result = await run(pod.args);
+    expect(result.err).toBe('');
+    const configs = (file: string) => Object.fromEntries(parse(fs.readFileSync(path.join(pod.output, file), 'utf8')).providers.inference
+      .filter((p: any) => p.provider_id.startsWith('by-')).map((p: any) => [p.provider_id, p.config]));
+    const expected = {
+      'by-metadata': { a: 1, base_url: 'http://localhost:18000/v1' },
+      'by-props': { endpoint: 'http://stack-by-props:8080' },
+      'by-default': { url: 'http://localhost:18001' },
+    };
+    expect(configs('config.yaml')).toEqual(expected);
+    expect(configs('extra-providers.yaml')).toEqual(expected);
+  });
+
   test('--llama-stack-version picks the release: its APIs and its config file name', async () => {
     const base = 'version: 2\nimage_name: old\napis: [agents]\nproviders:\n  agents: []\n';
     const pod = podVolumes(base, 'run.yaml');
@@ -252,6 +272,21 @@ declares api=inference in lls-provider-spec.yaml
 but is placed under externalProviders.safety
 
 Resolution: Move the provider to externalProviders.inference section in the LlamaStackWithProviders spec.
+`);
+  });
+
+  test('a provider config that sets the key its metadata names for the service\'s address', async () => {
+    const err = await failure((pod) => {
+      writeMetadataDir(pod.metadata, [provider('vectors', {
+        image: 'quay.io/acme/vectors:1', address: { mode: 'sidecar', base: 'http://localhost:18000' }, serviceAddress: '{configKey: endpoint}', config: { endpoint: 'x' },
+      })]);
+    });
+    expect(err).toBe(`ERROR: Provider config sets the key its service's address goes to
+
+Provider 'vectors' (image: quay.io/acme/vectors:1)
+config.endpoint is set, and the sidecar's address (http://localhost:18000) goes to that key (spec.serviceAddress.configKey of the provider's metadata).
+
+Resolution: In the provider's entry of the LlamaStackWithProviders spec, remove config.endpoint, or name another key with sidecar.configKey.
 `);
   });
 

@@ -53,9 +53,11 @@ describe('a provider\'s service in its own Deployment and Service', () => {
     expect(named(manifests, 'ServiceAccount', 'stack-vectors-sa').metadata.labels).toEqual(labels);
   });
 
-  test('a Service in front of it, whose address the adapter\'s config gets; only the server\'s pods may call it', () => {
+  test('a Service in front of it, whose address the merge is given for the adapter; only the server\'s pods may call it', () => {
     expect(named(manifests, 'Service', 'stack-vectors').spec).toEqual({ selector, ports: [{ name: 'http', port: 8080, targetPort: 'http', protocol: 'TCP' }] });
-    expect(crdConfigOf(podSpec(manifests), 'vectors').config).toEqual({ collection: 'docs', url: 'http://stack-vectors:8080/v1' });
+    expect(crdConfigOf(podSpec(manifests), 'vectors')).toMatchObject({
+      config: { collection: 'docs' }, serviceAddress: { mode: 'service', base: 'http://stack-vectors:8080', path: '/v1' },
+    });
     expect(named(manifests, 'NetworkPolicy', 'stack-vectors').spec).toEqual({
       podSelector: { matchLabels: selector },
       policyTypes: ['Ingress'],
@@ -75,7 +77,7 @@ test('a service account given is used, none made; the port, probes and config ke
   expect(manifests.filter((m) => m.kind === 'ServiceAccount').map((m) => m.metadata.name)).toEqual(['stack-sa']);
   const container = named(manifests, 'Deployment', 'stack-vectors').spec.template.spec.containers[0];
   expect(container).toMatchObject({ env: [{ name: 'PROVIDER_PORT', value: '9090' }], ports: [{ containerPort: 9090 }], readinessProbe });
-  expect(crdConfigOf(podSpec(manifests), 'vectors').config).toEqual({ collection: 'docs', endpoint: 'http://stack-vectors:9090' });
+  expect(crdConfigOf(podSpec(manifests), 'vectors').serviceAddress).toEqual({ mode: 'service', base: 'http://stack-vectors:9090', configKey: 'endpoint' });
 });
 
 test('removing the provider removes its objects: nothing stale is rendered', () => {
@@ -94,7 +96,8 @@ test('a name too long for a Service is shortened with a hash, still a DNS-1035 l
 test.each([
   ['a privileged port', { port: 443 }, 'externalProviders.vectorIo[0].service.port: 443 is not a port the service can listen on'],
   ['negative replicas', { replicas: -1 }, 'externalProviders.vectorIo[0].service.replicas'],
-  ['an address key the config sets', { configKey: 'collection' }, 'externalProviders.vectorIo[0].config.collection: is set, and the service\'s address (http://stack-vectors:8080) goes there'],
+  ['an address key the config sets', { configKey: 'collection' },
+    'externalProviders.vectorIo[0].config.collection: config.collection is set, and the service\'s address (http://stack-vectors:8080) goes to that key (service.configKey)'],
   ['a service account that is not a name', { serviceAccountName: 'Bad SA' }, 'externalProviders.vectorIo[0].service.serviceAccountName'],
   ['an unknown option', { replica: 2 }, 'externalProviders.vectorIo[0].service.replica'],
 ])('refused at synth: %s', (_, service, message) => {

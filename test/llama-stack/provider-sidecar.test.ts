@@ -52,12 +52,14 @@ describe('native sidecars (Kubernetes 1.29 and later, the default)', () => {
     });
   });
 
-  test('ports follow spec order from 18000; each adapter\'s config gets its service\'s address', () => {
+  test('ports follow spec order from 18000; each merge is given its service\'s address beside the config', () => {
     const vectors = pod.initContainers.find((c: any) => c.name === 'provider-vectors');
     expect(vectors).toMatchObject({ image: VECTORS, imagePullPolicy: 'Always', env: [{ name: 'PROVIDER_PORT', value: '18001' }], resources: { requests: { cpu: '500m', memory: '1Gi' } } });
-    expect(crdConfigOf(pod, 'echo').config).toEqual({ url: 'http://localhost:18000' });
-    expect(crdConfigOf(pod, 'vectors').config).toEqual({ collection: 'docs', url: 'http://localhost:18001/v1' });
-    expect(crdConfigOf(pod, 'inline-only').config).toBeUndefined();
+    // The merge writes it into the config at the key the metadata names (only known in the pod), else url.
+    expect(crdConfigOf(pod, 'echo')).toMatchObject({ serviceAddress: { mode: 'sidecar', base: 'http://localhost:18000' } });
+    expect(crdConfigOf(pod, 'echo').config).toBeUndefined();
+    expect(crdConfigOf(pod, 'vectors')).toMatchObject({ config: { collection: 'docs' }, serviceAddress: { mode: 'sidecar', base: 'http://localhost:18001', path: '/v1' } });
+    expect(crdConfigOf(pod, 'inline-only').serviceAddress).toBeUndefined();
   });
 });
 
@@ -70,6 +72,49 @@ test('the address reaches the config merged at synth time too, at the key asked 
   const config = parse(find(manifests.filter((m) => m.metadata.name === 'stack-config'), 'ConfigMap').data['config.yaml']);
   expect(config.providers.vector_io).toEqual([expect.objectContaining({ provider_id: 'vectors', config: { endpoint: 'http://localhost:19000' } })]);
   expect(podSpec(manifests).initContainers.at(-1)).toMatchObject({ name: 'provider-vectors', env: [{ name: 'PROVIDER_PORT', value: '19000' }] });
+});
+
+describe('the address\'s key and path at synth time: the props\', else the metadata\'s, else url', () => {
+  const merged = (sidecar: object, serviceAddress?: object) => {
+    const metadata = { ...VECTOR_METADATA, spec: { ...VECTOR_METADATA.spec, ...(serviceAddress ? { serviceAddress } : {}) } };
+    const manifests = render({
+      distribution: { name: 'starter' },
+      userConfig: { config: 'version: 2\napis: [vector_io]\nproviders: {}\n' },
+      externalProviders: { vectorIo: [{ providerId: 'vectors', image: VECTORS, metadata, config: { collection: 'docs' }, sidecar }] },
+    });
+    return parse(find(manifests.filter((m) => m.metadata.name === 'stack-config'), 'ConfigMap').data['config.yaml']).providers.vector_io[0].config;
+  };
+
+  test.each([
+    ['neither names them', {}, undefined, { url: 'http://localhost:18000' }],
+    ['the metadata names them', {}, { configKey: 'endpoint', path: '/v1' }, { endpoint: 'http://localhost:18000/v1' }],
+    ['the props name them, over the metadata', { configKey: 'base_url', path: '/v2' }, { configKey: 'endpoint', path: '/v1' }, { base_url: 'http://localhost:18000/v2' }],
+    ['the metadata names the path, the props the key', { configKey: 'base_url' }, { path: '/v1' }, { base_url: 'http://localhost:18000/v1' }],
+  ])('%s', (_, sidecar, serviceAddress, address) => {
+    expect(merged(sidecar, serviceAddress)).toEqual({ collection: 'docs', ...address });
+  });
+
+  test('a config that sets the metadata\'s key is refused, naming the provider, the key and who chose it', () => {
+    const message = errorOf({
+      distribution: { name: 'starter' },
+      externalProviders: {
+        vectorIo: [{
+          providerId: 'vectors',
+          image: VECTORS,
+          config: { endpoint: 'x' },
+          sidecar: {},
+          metadata: { ...VECTOR_METADATA, spec: { ...VECTOR_METADATA.spec, serviceAddress: { configKey: 'endpoint' } } },
+        }],
+      },
+    });
+    expect(message).toContain('externalProviders.vectorIo[0]: Provider config sets the key its service\'s address goes to (provider \'vectors\'');
+    expect(message).toContain('config.endpoint is set, and the sidecar\'s address (http://localhost:18000) goes to that key (spec.serviceAddress.configKey of the provider\'s metadata).');
+    expect(message).toContain('remove config.endpoint, or name another key with sidecar.configKey.');
+  });
+
+  test('without the metadata, a config that leaves url free is taken: the metadata in the pod may name url or not', () => {
+    expect(() => render(props({ externalProviders: { inference: [{ providerId: 'echo', image: ECHO, config: { url: 'x' }, sidecar: {} }] } }))).not.toThrow();
+  });
 });
 
 test('before Kubernetes 1.29 (kubernetesVersion) sidecars are regular containers beside the server', () => {
@@ -105,8 +150,13 @@ describe('refused at synth, naming the field', () => {
     ['the server\'s port', { port: 8321 }, {}, undefined, 'externalProviders.inference[0].sidecar.port: 8321 is already the server\'s port in this pod'],
     ['another sidecar\'s port', { port: 18000 }, {}, undefined, 'externalProviders.inference[1].sidecar.port: 18000 is already the sidecar of externalProviders.inference[0]\'s port'],
     ['a privileged port', { port: 80 }, {}, undefined, 'externalProviders.inference[0].sidecar.port: 80 is not a port the sidecar can listen on: expected an integer from 1024 to 65535'],
-    ['an address key the config sets', {}, {}, { url: 'http://elsewhere' }, 'externalProviders.inference[0].config.url: is set, and the sidecar\'s address (http://localhost:18001) goes there'],
-    ['a path without its slash', { path: 'v1' }, {}, undefined, 'externalProviders.inference[0].sidecar.path: \'v1\' must start with \'/\''],
+    ['an address key named that the config sets', { configKey: 'url' }, {}, { url: 'http://elsewhere' },
+      'externalProviders.inference[0].config.url: config.url is set, and the sidecar\'s address (http://localhost:18001) goes to that key (sidecar.configKey): '
+      + 'remove config.url, or name another key with sidecar.configKey.'],
+    ['an address key that is no identifier', { configKey: 'a b' }, {}, undefined,
+      'externalProviders.inference[0].sidecar.configKey: \'a b\' is not usable: expected a key of the provider\'s config: a Python identifier such as url or base_url;'],
+    ['a path without its slash', { path: 'v1' }, {}, undefined, 'externalProviders.inference[0].sidecar.path: \'v1\' is not usable: expected a URL path from \'/\''],
+    ['a path with a query', { path: '/v1?x=1' }, {}, undefined, 'externalProviders.inference[0].sidecar.path: \'/v1?x=1\' is not usable'],
     ['an unknown option', { prot: 19000 }, {}, undefined, 'externalProviders.inference[0].sidecar.prot'],
     ['a kubernetesVersion that is none', {}, { kubernetesVersion: 'latest' }, undefined, 'kubernetesVersion: \'latest\' is not a Kubernetes version'],
     ['the server container\'s name', {}, { containerName: 'provider-echo' }, undefined, 'containerName: \'provider-echo\' is the name of one of the pod\'s other containers'],

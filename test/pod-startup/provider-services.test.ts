@@ -5,7 +5,10 @@
  * and veth: test/sandbox/pod-network.ts). A chat completion through the server's route is answered by
  * the service, whose completion id names the pod that answered (`chatcmpl-<hostname>-…`).
  */
-import { LLAMA_STACK, deploymentOf, renderStack, Scenario } from './helpers';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import { LLAMA_STACK, deploymentOf, env, renderStack, Scenario } from './helpers';
 import { buildSampleProviderImage } from './sample-provider-image';
 import { ExternalProvider } from '../../src';
 import { buildahSupport, removeImage } from '../sandbox/buildah';
@@ -16,6 +19,7 @@ import { llamaStackEnv, testEnvsSupport } from '../sandbox/test-envs';
 
 const IMAGE = `localhost/kic-test/acme-echo-provider:services-${process.pid}`;
 const HEX = '[0-9a-f]{32}';
+const SAMPLE_METADATA = path.relative(process.cwd(), path.join(__dirname, '..', '..', 'examples', 'sample-provider', 'lls-provider-spec.yaml'));
 
 const needs = [sandboxSupport, buildahSupport, podNetworkSupport, () => testEnvsSupport(llamaStackEnv(LLAMA_STACK))];
 const support = needs.map((n) => n()).find((r) => !r.ok) ?? { ok: true };
@@ -85,7 +89,7 @@ describeWhen(`providers' service parts beside the real server (llama-stack ${LLA
     await pod.kill('provider-acme-sidecar');
     const down = await chat(pod, 'acme-sidecar/echo', 'anyone?');
     // llama-stack 0.7 answers a provider's ConnectionError with 502 (llama_stack/core/exceptions/mapping.py).
-    expect(down).toMatchObject({ status: 502, body: { error: { message: expect.stringContaining('acme-echo: the service at http://localhost:18000 did not answer: ') } } });
+    expect(down).toMatchObject({ status: 502, body: { error: { message: expect.stringContaining('acme-echo: the service at http://localhost:18000/v1 did not answer: ') } } });
     expect((await pod.server!.request('GET', '/v1/health')).body).toEqual({ status: 'OK' });
 
     expect(await pod.restarted('provider-acme-sidecar')).toMatchObject({ state: 'running', restartCount: 1, lastState: { exitCode: 137 } });
@@ -97,9 +101,18 @@ describeWhen(`providers' service parts beside the real server (llama-stack ${LLA
     await pod.stop();
   });
 
-  test('before native sidecars (kubernetesVersion 1.28): a regular container, and the server starts beside it', async () => {
-    const manifests = renderStack({ kubernetesVersion: '1.28', externalProviders: { inference: [provider('acme-sidecar', { sidecar: {} })] } });
+  test('before native sidecars (kubernetesVersion 1.28): a regular container, and the server starts beside it; merged at synth time', async () => {
+    // The metadata and the base config given: the config is merged at synth time, the address at the key
+    // and path the metadata names (the other tests merge in the pod, from the image's metadata).
+    const manifests = renderStack({
+      kubernetesVersion: '1.28',
+      userConfig: { config: fs.readFileSync(env().starterConfig, 'utf8') },
+      externalProviders: { inference: [provider('acme-sidecar', { sidecar: {}, metadataFile: SAMPLE_METADATA })] },
+    });
+    const merged = parse(manifests.find((m) => m.kind === 'ConfigMap' && m.metadata.name === 'stack-config').data['config.yaml']);
+    expect(merged.providers.inference.find((p: any) => p.provider_id === 'acme-sidecar').config).toEqual({ prefix: 'acme-sidecar> ', url: 'http://localhost:18000/v1' });
     const pod = await serve(deploymentOf(manifests), manifests);
+    expect(pod.initContainers.map((c) => c.name)).not.toContain('merge-config');
     expect(pod.container('provider-acme-sidecar')).toMatchObject({ kind: 'main', state: 'running' });
     // The server may be up before the sidecar answers: ask until it does.
     let answer = await chat(pod, 'acme-sidecar/echo', 'old cluster');
@@ -139,7 +152,7 @@ describeWhen(`providers' service parts beside the real server (llama-stack ${LLA
 
     // The service's pod gone: only that provider fails; the server and the others go on.
     await service.stop();
-    expect(await chat(pod, 'acme-service/echo', 'four')).toMatchObject({ status: 502, body: { error: { message: expect.stringContaining('acme-echo: the service at http://stack-acme-service:8080 did not answer: ') } } });
+    expect(await chat(pod, 'acme-service/echo', 'four')).toMatchObject({ status: 502, body: { error: { message: expect.stringContaining('acme-echo: the service at http://stack-acme-service:8080/v1 did not answer: ') } } });
     expect((await chat(pod, 'acme-inline/echo', 'five')).status).toBe(200);
     expect((await chat(pod, 'acme-sidecar/echo', 'six')).status).toBe(200);
     await pod.stop();

@@ -31,6 +31,13 @@ describe('parseCrdConfig', () => {
     expect(parseCrdConfig(text({ ...valid, providerId: 'trustyai_fms' }), SOURCE, 'trustyai_fms').providerId).toBe('trustyai_fms');
   });
 
+  test('reads the service part\'s address the construct planned, unknown keys in it aside', () => {
+    const serviceAddress = { mode: 'sidecar', base: 'http://localhost:18000', configKey: 'endpoint', path: '/v1' };
+    expect(parseCrdConfig(text({ ...valid, serviceAddress }), SOURCE).serviceAddress).toEqual(serviceAddress);
+    const service = { mode: 'service', base: 'http://stack-vectors:8080' };
+    expect(parseCrdConfig(text({ ...valid, serviceAddress: { ...service, tls: true } }), SOURCE)).toMatchObject({ serviceAddress: service, unknownFields: ['serviceAddress.tls'] });
+  });
+
   test('keeps unknown fields aside', () => {
     expect(parseCrdConfig(text({ ...valid, imagePullPolicy: 'Always' }), SOURCE).unknownFields).toEqual(['imagePullPolicy']);
   });
@@ -47,6 +54,10 @@ describe('parseCrdConfig', () => {
     ['fractional order', { ...valid, order: 1.5 }, 'order: found a number (1.5)'],
     ['config that is a list', { ...valid, config: [1] }, 'config: found a list; expected a mapping of provider settings.'],
     ['image with spaces', { ...valid, image: 'quay.io/a b' }, "image: found 'quay.io/a b'"],
+    ['service address that is text', { ...valid, serviceAddress: 'http://localhost:1' }, "serviceAddress: found 'http://localhost:1'; expected a mapping with mode and base."],
+    ['service address of no mode', { ...valid, serviceAddress: { mode: 'pod', base: 'http://a:1' } }, "serviceAddress.mode: found 'pod'; expected 'sidecar' or 'service'."],
+    ['service address of another form', { ...valid, serviceAddress: { mode: 'sidecar', base: 'http://a:1/x' } }, "serviceAddress.base: found 'http://a:1/x'; expected http://<host>:<port>"],
+    ['service address key with a newline', { ...valid, serviceAddress: { mode: 'sidecar', base: 'http://a:1', configKey: 'u\nrl' } }, 'serviceAddress.configKey: found \'u\\nrl\''],
   ])('rejects %s', (_name, value, expected) => {
     const message = runConfigError(() => parseCrdConfig(text(value), SOURCE)).message;
     expect(message).toContain('ERROR: Invalid provider settings in crd-config.yaml');

@@ -136,6 +136,29 @@ Resolution: agents was renamed responses in llama-stack 0.7: move the provider t
   });
 });
 
+describe('a service part\'s address', () => {
+  const sidecar = { mode: 'sidecar', base: 'http://localhost:18000' } as const;
+  const configOf = (p: ReturnType<typeof provider>) => parse(buildExtraProviders([p])).providers.inference[0].config;
+
+  test('goes to the key and path the props name, else the metadata\'s, else url', () => {
+    expect(configOf(provider('p', { address: sidecar, config: { a: 1 } }))).toEqual({ a: 1, url: 'http://localhost:18000' });
+    expect(configOf(provider('p', { address: sidecar, serviceAddress: '{configKey: base_url, path: /v1}' }))).toEqual({ base_url: 'http://localhost:18000/v1' });
+    expect(configOf(provider('p', { address: { ...sidecar, configKey: 'endpoint' }, serviceAddress: '{configKey: base_url, path: /v1}' })))
+      .toEqual({ endpoint: 'http://localhost:18000/v1' });
+    expect(configOf(provider('p', { address: { ...sidecar, path: '/v2' }, serviceAddress: '{path: /v1}' }))).toEqual({ url: 'http://localhost:18000/v2' });
+  });
+
+  test('a config that sets its key is refused in the pod\'s merge, naming the provider, the key, who chose it and the fix', () => {
+    const service = { mode: 'service', base: 'http://stack-p:8080' } as const;
+    const error = runConfigError(() => checkExternalProviders([provider('p', { image: 'quay.io/p:1', address: service, serviceAddress: '{configKey: endpoint}', config: { endpoint: 'x' } })]));
+    expect(error.message).toContain('ERROR: Provider config sets the key its service\'s address goes to');
+    expect(error.message).toContain("Provider 'p' (image: quay.io/p:1)");
+    expect(error.message).toContain('config.endpoint is set, and the service\'s address (http://stack-p:8080) goes to that key (spec.serviceAddress.configKey of the provider\'s metadata).');
+    expect(error.message).toContain('Resolution: In the provider\'s entry of the LlamaStackWithProviders spec, remove config.endpoint, or name another key with service.configKey.');
+    expect(() => checkExternalProviders([provider('p', { address: service, config: { endpoint: 'x' } })])).not.toThrow();
+  });
+});
+
 describe('provider configs that cannot be written', () => {
   test('a config value that is not plain data (a date from a YAML crd-config.yaml) names the provider and the key', () => {
     const error = runConfigError(() => checkExternalProviders([provider('p', { image: 'quay.io/p:1', config: { when: { at: new Date(0) } } })]));

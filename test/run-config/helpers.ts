@@ -7,6 +7,7 @@ import { ResolvedExternalProvider } from '../../src/run-config/external-provider
 import { providerKey } from '../../src/run-config/provider-id';
 import { parseProviderMetadata } from '../../src/run-config/provider-metadata';
 import { renderJson } from '../../src/run-config/render';
+import type { ServiceAddress } from '../../src/run-config/service-address';
 
 /** The reference configs of real distributions (test inputs copied from shared/reference/llama-stack). */
 export const FIXTURES_DIR = path.join(__dirname, '..', 'fixtures', 'llama-stack');
@@ -26,6 +27,8 @@ export interface MetadataFields {
   readonly providerType?: string;
   readonly packageName?: string;
   readonly name?: string;
+  /** `spec.serviceAddress`, as YAML flow text, e.g. `{configKey: endpoint}`. */
+  readonly serviceAddress?: string;
 }
 
 /** A valid `lls-provider-spec.yaml`. */
@@ -43,6 +46,7 @@ export function metadataYaml(fields: MetadataFields = {}): string {
     `  providerType: "${fields.providerType ?? 'remote::custom-vllm'}"`,
     `  api: ${fields.api ?? 'inference'}`,
     '  wheelPath: /lls-provider/packages/acme_custom-1.2.0-py3-none-any.whl',
+    ...(fields.serviceAddress !== undefined ? [`  serviceAddress: ${fields.serviceAddress}`] : []),
     '',
   ].join('\n');
 }
@@ -51,6 +55,8 @@ export function metadataYaml(fields: MetadataFields = {}): string {
 export interface ProviderOptions extends MetadataFields {
   readonly image?: string;
   readonly config?: Record<string, unknown>;
+  /** Its service part's address, as the construct planned it. */
+  readonly address?: ServiceAddress;
   /** Section it is placed under; defaults to the section of `placedApi` (or of the metadata API). */
   readonly placedApi?: LlamaStackApi;
 }
@@ -65,6 +71,7 @@ export function provider(providerId: string, options: ProviderOptions = {}): Res
     crdSection: CRD_SECTION_BY_API[api],
     image: options.image ?? `quay.io/acme/${providerId}:1.0`,
     ...(options.config !== undefined ? { config: options.config } : {}),
+    ...(options.address !== undefined ? { serviceAddress: options.address } : {}),
     metadata,
   };
 }
@@ -108,6 +115,7 @@ export function writeMetadataDir(dir: string, providers: ReadonlyArray<ResolvedE
       api: p.metadata.spec.api,
       providerType: p.metadata.spec.providerType,
       packageName: p.metadata.spec.packageName,
+      ...(p.metadata.spec.serviceAddress !== undefined ? { serviceAddress: JSON.stringify(p.metadata.spec.serviceAddress) } : {}),
     }));
     // As the install init container writes it: the JSON the construct renders with renderJson.
     fs.writeFileSync(path.join(providerDir, 'crd-config.yaml'), renderJson({
@@ -117,6 +125,7 @@ export function writeMetadataDir(dir: string, providers: ReadonlyArray<ResolvedE
       image: p.image,
       order,
       ...(p.config !== undefined ? { config: p.config } : {}),
+      ...(p.serviceAddress !== undefined ? { serviceAddress: p.serviceAddress } : {}),
     }));
   });
 }

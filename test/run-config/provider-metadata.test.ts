@@ -49,6 +49,24 @@ describe('parseProviderMetadata', () => {
     expect(m.unknownFields).toEqual(['status', 'spec.extra']);
   });
 
+  test('reads where the adapter takes its service\'s address (spec.serviceAddress), unknown keys in it aside', () => {
+    expect(parse(metadataYaml({ serviceAddress: '{configKey: base_url, path: /v1}' })).spec.serviceAddress).toEqual({ configKey: 'base_url', path: '/v1' });
+    expect(parse(metadataYaml({ serviceAddress: '{path: /api/v2}' })).spec.serviceAddress).toEqual({ path: '/api/v2' });
+    expect(parse(metadataYaml({ serviceAddress: '{configKey: url, scheme: https}' })).unknownFields).toEqual(['spec.serviceAddress.scheme']);
+    expect(parse(metadataYaml()).spec.serviceAddress).toBeUndefined();
+  });
+
+  test.each([
+    ['a list', '[url]', 'spec.serviceAddress: found a list; expected a mapping with configKey and/or path.'],
+    ['a key that is no identifier', '{configKey: "a.b"}', "spec.serviceAddress.configKey: found 'a.b'; expected a key of the provider's config: a Python identifier"],
+    ['a key that is a number', '{configKey: 1}', 'spec.serviceAddress.configKey: found a number (1); expected a key'],
+    ['a path without its slash', '{path: v1}', "spec.serviceAddress.path: found 'v1'; expected a URL path from '/'"],
+    ['a path with a query', '{path: "/v1?a=1"}', "spec.serviceAddress.path: found '/v1?a=1'; expected a URL path"],
+    ['a path with an env reference', '{path: "/${env.X}"}', "spec.serviceAddress.path: found '/${env.X}'"],
+  ])('refuses a serviceAddress with %s', (_, value, expected) => {
+    expect(problemsOf(metadataYaml({ serviceAddress: value }))).toContain(expected);
+  });
+
   test('every error names the provider, the image, the file and the fix', () => {
     const message = problemsOf(metadataYaml({ api: 'models' }));
     expect(message).toContain('ERROR: Invalid provider metadata in lls-provider-spec.yaml');

@@ -37,8 +37,9 @@ class AcmeEchoInferenceAdapter:
         self.config = config
 
     async def initialize(self):
-        # With a service part (config.url, filled in by LlamaStackWithProviders for a sidecar or a Service)
-        # the echo is the service's; without one it runs in this process.
+        # With a service part (config.url, filled in by the merge for a sidecar or a Service, at the key and
+        # with the path spec.serviceAddress of lls-provider-spec.yaml names) the echo is the service's;
+        # without one it runs in this process. httpx joins ECHO_ROUTE below the URL's path (/v1).
         self.http = None
         if self.config.url:
             if httpx is None:

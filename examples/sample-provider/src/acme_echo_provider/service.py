@@ -13,6 +13,9 @@ The contract with ``LlamaStackWithProviders`` (docs/provider-images.md, "A servi
   is there for an ``httpGet`` probe;
 - exit on SIGTERM (the kubelet's stop).
 
+The adapter finds it at ``config.url``, which the merge fills in as ``http://<host>:<port>/v1``: the
+metadata (``lls-provider-spec.yaml``) names the key and the path in ``spec.serviceAddress``.
+
 Run it as the image's command: ``python3 -m acme_echo_provider.service``. Standard library only, so the
 image needs nothing installed besides its Python.
 """
@@ -27,8 +30,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from acme_text_utils import echo
 
-#: The route the adapter calls: ``{"text": ..., "prefix": ...}`` in, ``{"text": ..., "id": ...}`` out.
-ECHO_ROUTE = "/v1/echo"
+#: Where the service's API starts: the metadata's ``spec.serviceAddress.path``, so the adapter's
+#: ``config.url`` ends in it (``http://localhost:18000/v1``) and the adapter calls routes below it.
+API_PATH = "/v1"
+#: The route the adapter calls, below ``API_PATH``: ``{"text": ..., "prefix": ...}`` in, ``{"text": ..., "id": ...}`` out.
+ECHO_ROUTE = "/echo"
 HEALTH_ROUTE = "/healthz"
 
 
@@ -46,7 +52,7 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(404, {"error": "not found: GET %s" % self.path})
 
     def do_POST(self):  # noqa: N802
-        if self.path != ECHO_ROUTE:
+        if self.path != API_PATH + ECHO_ROUTE:
             self.reply(404, {"error": "not found: POST %s" % self.path})
             return
         try:
