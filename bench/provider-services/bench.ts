@@ -17,7 +17,7 @@
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { deploymentOf, LLAMA_STACK, renderStack, Scenario } from '../../test/pod-startup/helpers';
+import { deploymentOf, LLAMA_STACK, renderStack, Scenario, serveProviderServices } from '../../test/pod-startup/helpers';
 import { buildSampleProviderImage } from '../../test/pod-startup/sample-provider-image';
 import { buildahSupport, removeImage } from '../../test/sandbox/buildah';
 import { sandboxSupport } from '../../test/sandbox/host';
@@ -67,10 +67,7 @@ async function main(): Promise<void> {
     const manifests = renderStack({
       externalProviders: { inference: [provider('bench-inline'), provider('bench-sidecar', { sidecar: {} }), provider('bench-service', { service: {} })] },
     });
-    const serviceManifest = manifests.find((m) => m.kind === 'Service' && m.metadata.name === 'stack-bench-service');
-    const serviceDeployment = manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === 'stack-bench-service');
-    const servicePod = await serve(serviceDeployment, manifests);
-    network.addService(serviceManifest, servicePod.ip!, { http: serviceDeployment.spec.template.spec.containers[0].ports[0].containerPort });
+    const [servicePod] = await serveProviderServices(manifests, network, serve);
     const server = await serve(deploymentOf(manifests), manifests);
     const call = async (mode: typeof MODES[number]): Promise<number> => {
       const t = performance.now();

@@ -12,6 +12,7 @@ import { LlamaStackWithProviders, LlamaStackWithProvidersProps } from '../../src
 import { describeWhen, sandboxSupport } from '../sandbox/host';
 export { freePort } from '../sandbox/host';
 import { distributionImage, DistributionImageContent, mergeImage, providerImage, ProviderImageContent, venvBasePython } from '../sandbox/images';
+import type { PodNetwork } from '../sandbox/pod-network';
 import { ContainerImage, PodRun, runPod, RunPodOptions } from '../sandbox/pod-runner';
 import { LlamaStackEnv, llamaStackEnv, providerWheels, ProviderWheels, testEnvsSupport } from '../sandbox/test-envs';
 
@@ -42,6 +43,24 @@ export function deploymentOf(manifests: readonly any[]): any {
   const d = manifests.find((m) => m.kind === 'Deployment' && !m.metadata?.labels?.['kube-inference.io/server']);
   if (!d) throw new Error('no Deployment rendered');
   return d;
+}
+
+/**
+ * Runs each provider service's Deployment of the manifests with `serve`, and gives its Service a
+ * ClusterIP on `network` leading to that pod, its named target ports resolved as the Service's are.
+ */
+export async function serveProviderServices(
+  manifests: readonly any[], network: PodNetwork, serve: (deployment: any, manifests: readonly any[]) => Promise<PodRun>,
+): Promise<PodRun[]> {
+  const started: PodRun[] = [];
+  for (const service of manifests.filter((m) => m.kind === 'Service' && m.metadata.labels?.['kube-inference.io/server'])) {
+    const deployment = manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === service.metadata.name);
+    const pod = await serve(deployment, manifests);
+    const ports = Object.fromEntries(deployment.spec.template.spec.containers[0].ports.map((p: any) => [p.name, p.containerPort]));
+    network.addService(service, pod.ip!, ports);
+    started.push(pod);
+  }
+  return started;
 }
 
 /**

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { LLAMA_STACK, deploymentOf, env, renderStack, Scenario } from './helpers';
+import { LLAMA_STACK, deploymentOf, env, renderStack, Scenario, serveProviderServices } from './helpers';
 import { buildSampleProviderImage } from './sample-provider-image';
 import { ExternalProvider } from '../../src';
 import { buildahSupport, removeImage } from '../sandbox/buildah';
@@ -48,18 +48,6 @@ describeWhen(`providers' service parts beside the real server (llama-stack ${LLA
     pods.push(pod);
     if (pod.phase !== 'Running') throw new Error(`${deployment.metadata.name} did not come up:\n${pod.describe()}`);
     return pod;
-  };
-  /** Runs each provider service's Deployment and gives its Service a ClusterIP leading to it. */
-  const serveProviderServices = async (manifests: readonly any[]): Promise<PodRun[]> => {
-    const started: PodRun[] = [];
-    for (const service of manifests.filter((m) => m.kind === 'Service' && m.metadata.labels?.['kube-inference.io/server'])) {
-      const deployment = manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === service.metadata.name);
-      const pod = await serve(deployment, manifests);
-      const ports = Object.fromEntries(deployment.spec.template.spec.containers[0].ports.map((p: any) => [p.name, p.containerPort]));
-      network.addService(service, pod.ip!, ports);
-      started.push(pod);
-    }
-    return started;
   };
   const chat = (pod: PodRun, model: string, text: string) =>
     pod.server!.request('POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: text }] });
@@ -134,7 +122,7 @@ describeWhen(`providers' service parts beside the real server (llama-stack ${LLA
         ],
       },
     });
-    const [service] = await serveProviderServices(manifests);
+    const [service] = await serveProviderServices(manifests, network, serve);
     expect(service.container('provider')).toMatchObject({ state: 'running' });
     const pod = await serve(deploymentOf(manifests), manifests);
     expect(pod.ip).not.toBe(service.ip);

@@ -216,8 +216,7 @@ export class PodRun {
   public async restarted(containerName: string, readyTimeoutMs = 60_000): Promise<ContainerRun> {
     const kept = this.keptRunning(containerName);
     const next = await kept.restarted();
-    const spec = [...(this.context!.spec.initContainers ?? []), ...(this.context!.spec.containers ?? [])].find((c: any) => c.name === containerName);
-    const ready = await waitUntilReady(spec, next, { readyTimeoutMs }, this.context!.address);
+    const ready = await waitUntilReady(this.containerSpec(containerName), next, { readyTimeoutMs }, this.context!.address);
     if (!ready.ok) throw new Error(`${containerName} was started again and never answered its probe: ${ready.reason}`);
     return kept.status();
   }
@@ -230,11 +229,8 @@ export class PodRun {
     if (!this.context) {
       throw new Error('exec: the pod never got its volumes');
     }
-    const { spec, options } = this.context;
-    const c = [...(spec.initContainers ?? []), ...(spec.containers ?? [])].find((x: any) => x.name === containerName);
-    if (!c) {
-      throw new Error(`exec: no container '${containerName}' in the pod`);
-    }
+    const { options } = this.context;
+    const c = this.containerSpec(containerName);
     const execOptions: RunPodOptions = { ...options, mainNetwork: 'none', overrides: { [`${c.name}-exec`]: { env } } };
     const execSpec = applyOverride({ ...c, name: `${c.name}-exec`, command: argv, args: [] }, execOptions);
     return runContainer(execSpec, 'main', { ...this.context, options: execOptions, address: undefined });
@@ -292,6 +288,14 @@ export class PodRun {
     const kept = this.restarting.find((r) => r.name === c.name);
     // readyAtMs stays the first start's.
     return kept && c.state === 'running' ? { ...c, ...kept.status() } : c;
+  }
+
+  /** The spec of a container by name (init or main). */
+  private containerSpec(containerName: string): any {
+    const spec = this.context?.spec ?? {};
+    const c = [...(spec.initContainers ?? []), ...(spec.containers ?? [])].find((x: any) => x.name === containerName);
+    if (!c) throw new Error(`no container '${containerName}' in the pod`);
+    return c;
   }
 
   private keptRunning(containerName: string): RestartingContainer {
@@ -417,7 +421,7 @@ export async function runPod(workload: any, options: RunPodOptions): Promise<Pod
     : bad.kind === 'init' ? `Init:${bad.reason}` : bad.reason;
   const pod = new PodRun(phase, status, inits, mains, volumes, ownedWorkDir, ctx, server, restarting);
   if (!server) {
-    // Nothing serves: what was kept running ends with the run.
+    // Nothing serves: what was kept running ends with the run; the records stay those of the run.
     await Promise.all(restarting.map((r) => r.stop(0)));
     options.network?.detach(address!);
   }
