@@ -1,4 +1,5 @@
 import { MergeResult } from './merge';
+import { keyChooser } from './service-address';
 
 /** File name of the merge log written next to the merged config. */
 export const MERGE_LOG_FILE = 'merge-log.txt';
@@ -29,6 +30,8 @@ export function formatMergeLog(result: MergeResult, context: MergeLogContext): s
     lines.push(c.replaced.length > 0
       ? `  ${c.api}: replaced base provider ${replaced} with ${what}${note}`
       : `  ${c.api}: added ${what}${note}`);
+    const a = c.serviceAddress;
+    if (a) lines.push(`    its ${a.mode}'s address ${a.value} at config.${a.key} (${keyChooser(a.mode, a)})`);
   }
   if (result.apisAdded.length > 0) {
     lines.push(`apis: appended ${result.apisAdded.join(', ')} so that llama-stack serves the new sections`);

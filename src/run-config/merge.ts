@@ -12,6 +12,7 @@ import { DEFAULT_LLAMA_STACK_VERSION, LlamaStackRelease, requireRelease } from '
 import { UnwritableValueError } from './render';
 import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from './safe-yaml';
 import { formatPath } from './scalars';
+import { PlacedServiceAddress, placeServiceAddress, ServicePartMode } from './service-address';
 
 /** Options of {@link mergeRunConfig}. */
 export interface MergeOptions {
@@ -54,6 +55,8 @@ export interface MergeChange {
   readonly replaced: readonly ReplacedProvider[];
   /** True when the base config had no `providers.<api>` section before. */
   readonly newSection: boolean;
+  /** Where its sidecar's or Service's address went in its config, when it has one. */
+  readonly serviceAddress?: PlacedServiceAddress & { readonly mode: ServicePartMode };
 }
 
 /** A non-blocking finding: the merge went on. */
@@ -173,6 +176,9 @@ function mergeIntoBase(baseConfigText: string, providers: readonly ResolvedExter
       module: p.metadata.module,
       replaced,
       newSection: !(p.api in baseProviders),
+      ...(p.serviceAddress !== undefined
+        ? { serviceAddress: { mode: p.serviceAddress.mode, ...placeServiceAddress(p.serviceAddress, p.metadata.spec.serviceAddress) } }
+        : {}),
     });
   }
   if (providers.length === 0) {

@@ -54,10 +54,18 @@ export function pathProblem(path: string): string | undefined {
   return PATH_PATTERN.test(path) ? undefined : `'${clip(path)}' is not usable: expected ${PATH_EXPECTED}`;
 }
 
+/** An address placed in a provider's config. */
+export interface PlacedServiceAddress {
+  /** The config key it went to. */
+  readonly key: string;
+  /** The address with its path. */
+  readonly value: string;
+  /** Who chose the key. */
+  readonly keyFrom: 'props' | 'metadata' | 'default';
+}
+
 /** The address and the key it goes to: the props' choice, else the metadata's, else the default. */
-export function placeServiceAddress(
-  address: ServiceAddress, spec: ProviderServiceAddressSpec | undefined,
-): { readonly key: string; readonly value: string; readonly keyFrom: 'props' | 'metadata' | 'default' } {
+export function placeServiceAddress(address: ServiceAddress, spec: ProviderServiceAddressSpec | undefined): PlacedServiceAddress {
   const keyFrom = address.configKey !== undefined ? 'props' : spec?.configKey !== undefined ? 'metadata' : 'default';
   const key = address.configKey ?? spec?.configKey ?? DEFAULT_ADDRESS_KEY;
   return { key, value: `${address.base}${address.path ?? spec?.path ?? ''}`, keyFrom };
@@ -68,15 +76,20 @@ export function placeServiceAddress(
  * the props field that chooses another key.
  */
 export function addressKeyConflict(
-  config: PlainMap | undefined, address: ServiceAddress, placed: ReturnType<typeof placeServiceAddress>,
+  config: PlainMap | undefined, address: ServiceAddress, placed: PlacedServiceAddress,
 ): { readonly detail: string; readonly fix: string } | undefined {
   if (config === undefined || !Object.prototype.hasOwnProperty.call(config, placed.key)) return undefined;
-  const chosenBy = placed.keyFrom === 'props' ? ` (${address.mode}.configKey)`
-    : placed.keyFrom === 'metadata' ? ' (spec.serviceAddress.configKey of the provider\'s metadata)' : '';
+  const chosenBy = placed.keyFrom === 'default' ? '' : ` (${keyChooser(address.mode, placed)})`;
   return {
     detail: `config.${placed.key} is set, and the ${address.mode}'s address (${placed.value}) goes to that key${chosenBy}`,
     fix: `remove config.${placed.key}, or name another key with ${address.mode}.configKey`,
   };
+}
+
+/** Who chose the key, for messages and the merge log. */
+export function keyChooser(mode: ServicePartMode, placed: PlacedServiceAddress): string {
+  return placed.keyFrom === 'props' ? `${mode}.configKey`
+    : placed.keyFrom === 'metadata' ? 'spec.serviceAddress.configKey of the provider\'s metadata' : `the default key ${DEFAULT_ADDRESS_KEY}`;
 }
 
 /** Reads `spec.serviceAddress` of provider metadata; records problems as `spec.serviceAddress.<key>: ...`. */

@@ -192,6 +192,11 @@ Outputs:
     };
     expect(configs('config.yaml')).toEqual(expected);
     expect(configs('extra-providers.yaml')).toEqual(expected);
+    // The log says where each address went and who chose the key.
+    expect(result.out).toContain('  inference: added by-metadata (remote::custom-vllm, module acme_custom.vllm, image quay.io/acme/by-metadata:1.0)\n'
+      + '    its sidecar\'s address http://localhost:18000/v1 at config.base_url (spec.serviceAddress.configKey of the provider\'s metadata)\n');
+    expect(result.out).toContain('    its service\'s address http://stack-by-props:8080 at config.endpoint (service.configKey)\n');
+    expect(result.out).toContain('    its sidecar\'s address http://localhost:18001 at config.url (the default key url)\n');
   });
 
   test('--llama-stack-version picks the release: its APIs and its config file name', async () => {
