@@ -3,7 +3,9 @@
 // adapter's config, at the key the user names, else the one the provider's metadata names, else `url`.
 import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
+import { apiJson } from '../kubernetes-objects';
 import type { ResourceRequirements } from './pod';
 import { configKeyProblem, DEFAULT_ADDRESS_KEY, pathProblem, ServiceAddress, ServicePartMode } from '../run-config/service-address';
 
@@ -113,12 +115,13 @@ export function servicePartContainer(c: ServicePartContainer): IContainer {
     imagePullPolicy: c.imagePullPolicy as IContainer['imagePullPolicy'],
     command: o.command,
     args: o.args,
-    env: [{ name: 'PROVIDER_PORT', value: String(c.port) }, ...((o.env ?? []) as IContainer['env'] & object)],
+    // apiJson: cdk8s's typed probes and env hold ports and quantities as IntOrString / Quantity instances.
+    env: [{ name: 'PROVIDER_PORT', value: String(c.port) }, ...apiJson<IEnvVar[]>(o.env ?? [])],
     ports: [{ name: c.portName, containerPort: c.port, protocol: 'TCP' }],
     resources: o.resources,
     securityContext: c.securityContext,
-    startupProbe: (o.startupProbe as IProbe | undefined) ?? c.defaultStartupProbe,
-    readinessProbe: c.withoutReadiness ? undefined : (o.readinessProbe as IProbe | undefined) ?? { ...tcp, periodSeconds: 10 },
-    livenessProbe: (o.livenessProbe as IProbe | undefined) ?? { ...tcp, periodSeconds: 10, failureThreshold: 3 },
+    startupProbe: apiJson<IProbe | undefined>(o.startupProbe) ?? c.defaultStartupProbe,
+    readinessProbe: c.withoutReadiness ? undefined : apiJson<IProbe | undefined>(o.readinessProbe) ?? { ...tcp, periodSeconds: 10 },
+    livenessProbe: apiJson<IProbe | undefined>(o.livenessProbe) ?? { ...tcp, periodSeconds: 10, failureThreshold: 3 },
   };
 }

@@ -7,7 +7,7 @@ import { cli } from './run';
 import { LAUNCH_SERVER } from '../llama-stack/helpers';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
-const kinds = (yaml: string) => parseAllDocuments(yaml).map((d) => `${d.get('kind')}/${d.get('metadata' as any)?.get?.('name')}`);
+const kinds = (yaml: string) => parseAllDocuments(yaml).map((d) => `${d.get('kind')}/${(d.get('metadata') as any)?.get?.('name')}`);
 const tmp = () => mkdtempSync(join(tmpdir(), 'render-'));
 
 describe('kube-inference render', () => {

@@ -110,7 +110,7 @@ describe('Pulumi LlamaStackWithProviders', () => {
     // (DeferredValues.substitute's check); a failing check rejects every value derived from it,
     // which fails the registrations under the real engine. Here one derived value is observed.
     const deferred = new DeferredValues();
-    const props = { distribution: { name: 'starter' }, externalProviders: { inference: [{ providerId: 'p', image: deferred.placeholder(pulumi.output('not an image'), 'image') }] } };
+    const props = { distribution: { name: 'starter' }, externalProviders: { inference: [{ providerId: 'p', image: deferred.placeholder<string>(pulumi.output('not an image'), 'image') }] } };
     const [object] = deferred.substitute([{ image: props.externalProviders.inference[0].image }], (values) => {
       synthesizeObjects(undefined, (scope) => new cdk8s.LlamaStackWithProviders(scope, 'late', deferred.resolve(props, values)));
     });
