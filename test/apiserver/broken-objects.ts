@@ -90,6 +90,8 @@ export const BROKEN_OBJECTS: readonly BrokenObject[] = [
   { what: 'a Service port of 0', object: service({ ports: [{ port: 0 }] }), field: 'spec.ports[0].port' },
   { what: 'a probe on port 0', object: withContainer({ readinessProbe: { httpGet: { path: '/', port: 0 } } }), field: 'spec.template.spec.containers[0].readinessProbe.httpGet.port' },
   { what: 'requests above limits', object: withContainer({ resources: { requests: { cpu: '2' }, limits: { cpu: '1' } } }), field: 'spec.template.spec.containers[0].resources.requests' },
+  { what: 'requests above limits in exbibytes', object: withContainer({ resources: { requests: { memory: '2Ei' }, limits: { memory: '1Ei' } } }), field: 'spec.template.spec.containers[0].resources.requests' },
+  { what: 'requests above limits in exa', object: withContainer({ resources: { requests: { cpu: '2E' }, limits: { cpu: '1E' } } }), field: 'spec.template.spec.containers[0].resources.requests' },
   { what: 'an extended resource requested without a limit', object: withContainer({ resources: { requests: { 'nvidia.com/gpu': 1 } } }), field: 'spec.template.spec.containers[0].resources.limits' },
   { what: 'a resource name that is not standard nor qualified', object: withContainer({ resources: { limits: { gpu: 1 } } }), field: 'spec.template.spec.containers[0].resources.limits[gpu]' },
   { what: 'a negative CPU request', object: withContainer({ resources: { requests: { cpu: '-1' } } }), field: 'spec.template.spec.containers[0].resources.requests[cpu]' },

@@ -23,11 +23,12 @@ const SUFFIXES: Record<string, number> = {
 /** The value of a quantity (`500m` → 0.5, `1Gi` → 1073741824), or undefined when it is not one. */
 export function quantityValue(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value !== 'string' || !QUANTITY.test(value)) return undefined;
-  const m = /^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(.*)$/.exec(value)!;
-  const [, number, suffix] = m;
-  if (/^[eE]/.test(suffix)) return Number(`${number}${suffix}`);
-  return Number(number) * SUFFIXES[suffix];
+  const m = typeof value === 'string' ? QUANTITY.exec(value) : null;
+  if (!m) return undefined;
+  // QUANTITY's groups: 1 the sign, 2 the number, 6 the suffix, 8 a decimal exponent (`e3`, `E-2`). `E`
+  // alone is exa, not an exponent.
+  const number = `${m[1] ?? ''}${m[2]}`;
+  return m[8] !== undefined ? Number(`${number}${m[8]}`) : Number(number) * SUFFIXES[m[6] ?? ''];
 }
 
 /** The API server's message for a string that is not a quantity. */
