@@ -44,6 +44,11 @@ interface HttpAnswer {
 /** `<group>/<version>` or `<version>` (the core group), as the API server names them. */
 const API_VERSION = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?v[0-9]+((alpha|beta)[0-9]+)?$/;
 
+/** The API server's path of an apiVersion: `/api/v1` for the core group, `/apis/<group>/<version>` for the others. */
+function apiPath(apiVersion: string): string {
+  return `${apiGroupOf(apiVersion) === '' ? '/api' : '/apis'}/${apiVersion}`;
+}
+
 /** The field manager the dry-run applies as (nothing is written). */
 const FIELD_MANAGER = 'kube-inference-validate';
 const TIMEOUT_MS = 30_000;
@@ -85,7 +90,7 @@ export class ClusterDryRun {
     if (!API_VERSION.test(apiVersion)) return { accepted: false, message: `apiVersion ${JSON.stringify(apiVersion)} is not <group>/<version> or <version>`, warnings: [] };
     const resource = (await this.resources(apiVersion))?.find((r) => r.kind === kind && !r.name.includes('/'));
     if (!resource) return { accepted: false, message: `the cluster serves no ${apiVersion} ${kind} (for a custom resource: is its CRD installed?)`, warnings: [] };
-    const base = `${apiGroupOf(apiVersion) === '' ? '/api' : '/apis'}/${apiVersion}`;
+    const base = apiPath(apiVersion);
     const namespace = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : this.namespace;
     const collection = `${base}${resource.namespaced ? `/namespaces/${encodeURIComponent(namespace)}` : ''}/${resource.name}`;
     const query = `dryRun=All&fieldValidation=Strict&fieldManager=${FIELD_MANAGER}`;
@@ -105,7 +110,7 @@ export class ClusterDryRun {
   private resources(apiVersion: string): Promise<ApiResource[] | undefined> {
     let found = this.discovery.get(apiVersion);
     if (!found) {
-      found = this.request('GET', `${apiGroupOf(apiVersion) === '' ? '/api' : '/apis'}/${apiVersion}`).then((r) => {
+      found = this.request('GET', apiPath(apiVersion)).then((r) => {
         if (r.status === 404) return undefined;
         const list = parseJson(r.body);
         if (r.status !== 200 || !isRecord(list) || !Array.isArray(list.resources)) {

@@ -5,6 +5,7 @@
 import { isRecord } from '../checks';
 import { MANAGED_BY } from '../labels';
 import { PROVIDER_SERVICE_ENV } from './provider-service';
+import { sidecarName } from './provider-sidecar';
 
 /** The server's phase, as the operator's `status.phase`. */
 export type LlamaStackPhase = 'Pending' | 'Initializing' | 'Ready' | 'Failed' | 'Terminating';
@@ -104,8 +105,8 @@ export function llamaStackPodStatus(
     // The construct writes the id for Kubernetes' `$(VAR)` expansion: `$$` stands for `$`.
     const providerId = String(env.PROVIDER_ID ?? c.name.slice(INSTALL_PREFIX.length)).replace(/\$\$/g, '$');
     const failedPreflight = preflightFailures.get(providerId);
-    const sidecarName = `provider-${c.name.slice(INSTALL_PREFIX.length)}`;
-    const sidecar = sidecarNames.has(sidecarName) ? sidecarStatusOf(sidecarName, sidecarStatuses.get(sidecarName)) : undefined;
+    const sidecarContainer = sidecarName(c.name.slice(INSTALL_PREFIX.length));
+    const sidecar = sidecarNames.has(sidecarContainer) ? sidecarStatusOf(sidecarContainer, sidecarStatuses.get(sidecarContainer)) : undefined;
     const serviceName = env[PROVIDER_SERVICE_ENV];
     const service = typeof serviceName === 'string' ? serviceStatusOf(serviceName, serviceDeployments.get(serviceName)) : undefined;
     const installed = failedPreflight !== undefined && state.phase === 'done' ? { phase: 'Failed' as const, reason: `preflight failed: ${failedPreflight}` } : providerPhase(state);

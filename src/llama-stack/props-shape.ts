@@ -209,13 +209,14 @@ function checkEnv(env: unknown, field: string, check: ShapeChecker): void {
 
 /**
  * The options of a provider's service, in a sidecar or in pods of its own (`allowed`): their types (the
- * ports and the address are checked with the other providers').
+ * ports, replicas and the address are checked with the other providers').
  */
 function checkServicePart(value: unknown, field: string, allowed: readonly string[], check: ShapeChecker): void {
   const o = check.object(value, field, allowed);
   if (o === undefined) return;
-  check.integer(o.port, `${field}.port`, 1, 65535);
-  check.integer(o.replicas, `${field}.replicas`);
+  // Types only, as for the server's port: the ranges are checked with the other providers'.
+  check.integer(o.port, `${field}.port`, Number.MIN_SAFE_INTEGER);
+  check.integer(o.replicas, `${field}.replicas`, Number.MIN_SAFE_INTEGER);
   checkCommand(o, field, check);
   checkEnv(o.env, `${field}.env`, check);
   checkResources(o.resources, `${field}.resources`, check);

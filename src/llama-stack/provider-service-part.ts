@@ -53,6 +53,11 @@ export interface ProviderServicePart {
   readonly livenessProbe?: k8s.Probe;
 }
 
+/** A port a service part's container can listen on: it runs without privileges, so from 1024. */
+export function isUnprivilegedPort(port: number): boolean {
+  return Number.isInteger(port) && port >= 1024 && port <= 65535;
+}
+
 /** A provider asking for a service part, as validation sees it. */
 export interface ServicePartRequest<Options extends ProviderServicePart> {
   /** Its field in the props, e.g. `externalProviders.inference[0]`. */

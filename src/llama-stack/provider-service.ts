@@ -9,7 +9,7 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSecurityContext } from 'kubernetes-models/v1/PodSecurityContext';
 import { defineObject } from '../kubernetes-objects';
 import { LABEL_DOMAIN, standardLabels } from '../labels';
-import { ProviderServicePart, serviceAddressOf, ServicePartRequest, servicePartContainer } from './provider-service-part';
+import { isUnprivilegedPort, ProviderServicePart, serviceAddressOf, ServicePartRequest, servicePartContainer } from './provider-service-part';
 import type { ServiceAddress } from '../run-config/service-address';
 
 /** The label that ties a provider's service to its server. */
@@ -86,7 +86,7 @@ export function planServices(
 ): Array<{ service: PlannedService; serviceAddress: ServiceAddress }> {
   return requests.map((r) => {
     const port = r.options.port ?? DEFAULT_SERVICE_PORT;
-    if (!Number.isInteger(port) || port < 1024 || port > 65535) {
+    if (!isUnprivilegedPort(port)) {
       report(`${r.field}.service.port`, `${port} is not a port the service can listen on: expected an integer from 1024 to 65535 (its container runs without privileges; default ${DEFAULT_SERVICE_PORT}).`);
     }
     const replicas = r.options.replicas;

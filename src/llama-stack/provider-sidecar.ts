@@ -4,7 +4,7 @@
 // to the service as PROVIDER_PORT, and the adapter's config gets that address.
 import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import type { IContainer } from 'kubernetes-models/v1/Container';
-import { ProviderServicePart, serviceAddressOf, ServicePartRequest, servicePartContainer } from './provider-service-part';
+import { isUnprivilegedPort, ProviderServicePart, serviceAddressOf, ServicePartRequest, servicePartContainer } from './provider-service-part';
 import type { ServiceAddress } from '../run-config/service-address';
 
 /** A provider's service run as a sidecar of the server's pod. */
@@ -87,7 +87,7 @@ export function planSidecars(
   for (const r of requests) {
     const port = r.options.port;
     if (port === undefined) continue;
-    if (!Number.isInteger(port) || port < 1024 || port > 65535) {
+    if (!isUnprivilegedPort(port)) {
       report(`${r.field}.sidecar.port`, `${port} is not a port the sidecar can listen on: expected an integer from 1024 to 65535 (its container runs without privileges), or leave it out for one assigned from ${FIRST_SIDECAR_PORT}.`);
     } else if (taken.has(port)) {
       report(`${r.field}.sidecar.port`, `${port} is already ${taken.get(port)}'s port in this pod (the containers of a pod share its network): choose another, or leave it out for one assigned.`);

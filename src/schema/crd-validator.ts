@@ -121,8 +121,11 @@ export class CrdValidator {
     return this.versions.has(key(apiVersion, kind));
   }
 
-  /** Validates one object; an apiVersion/kind no loaded CRD serves is a violation. */
-  public validate(object: unknown): CrdValidationResult {
+  /**
+   * Validates one object; an apiVersion/kind no loaded CRD serves is a violation. Its metadata is checked
+   * as ObjectMeta of `kubernetesMinor` (`1.37`), the minor the rest of the manifests are checked against.
+   */
+  public validate(object: unknown, kubernetesMinor: string = DEFAULT_KUBERNETES_MINOR): CrdValidationResult {
     if (!isRecord(object)) {
       return result([{ path: '', message: 'must be an object' }], []);
     }
@@ -151,7 +154,7 @@ export class CrdValidator {
     // Metadata is every object's ObjectMeta, and custom resources' names are DNS-1123 subdomains,
     // whatever their kind.
     const metadata = new FieldErrors();
-    KubernetesOpenApi.of(DEFAULT_KUBERNETES_MINOR).checkAs(OBJECT_META_SCHEMA, object.metadata, 'metadata', metadata);
+    KubernetesOpenApi.of(kubernetesMinor).checkAs(OBJECT_META_SCHEMA, object.metadata, 'metadata', metadata);
     checkObjectMeta(dns1123Subdomain, object.metadata, metadata);
     violations.push(...metadata.violations);
     checkCelRules(entry.schema, object, '', violations, notes);

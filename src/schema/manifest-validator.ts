@@ -53,7 +53,7 @@ export class ManifestValidator {
     }
     this.loadGroup(apiGroupOf(object.apiVersion));
     if (this.crds.supports(object.apiVersion, object.kind)) {
-      return { against: 'crd', ...this.crds.validate(object) };
+      return { against: 'crd', ...this.crds.validate(object, this.kubernetesMinor) };
     }
     const core = validateKubernetesObject(object, this.kubernetesMinor);
     if (core) {

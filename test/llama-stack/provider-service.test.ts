@@ -95,7 +95,7 @@ test('a name too long for a Service is shortened with a hash, still a DNS-1035 l
 
 test.each([
   ['a privileged port', { port: 443 }, 'externalProviders.vectorIo[0].service.port: 443 is not a port the service can listen on'],
-  ['negative replicas', { replicas: -1 }, 'externalProviders.vectorIo[0].service.replicas'],
+  ['negative replicas', { replicas: -1 }, 'externalProviders.vectorIo[0].service.replicas: -1 is not a replica count: expected a whole number ≥ 0.'],
   ['an address key the config sets', { configKey: 'collection' },
     'externalProviders.vectorIo[0].config.collection: config.collection is set, and the service\'s address (http://stack-vectors:8080) goes to that key (service.configKey)'],
   ['a service account that is not a name', { serviceAccountName: 'Bad SA' }, 'externalProviders.vectorIo[0].service.serviceAccountName'],

@@ -153,6 +153,8 @@ describe('refused at synth, naming the field', () => {
     ['the server\'s port', { port: 8321 }, {}, undefined, 'externalProviders.inference[0].sidecar.port: 8321 is already the server\'s port in this pod'],
     ['another sidecar\'s port', { port: 18000 }, {}, undefined, 'externalProviders.inference[1].sidecar.port: 18000 is already the sidecar of externalProviders.inference[0]\'s port'],
     ['a privileged port', { port: 80 }, {}, undefined, 'externalProviders.inference[0].sidecar.port: 80 is not a port the sidecar can listen on: expected an integer from 1024 to 65535'],
+    ['a port above 65535', { port: 70000 }, {}, undefined, 'externalProviders.inference[0].sidecar.port: 70000 is not a port the sidecar can listen on: expected an integer from 1024 to 65535'],
+    ['a port that is no integer', { port: 18000.5 }, {}, undefined, 'externalProviders.inference[0].sidecar.port: expected an integer, got'],
     ['an address key named that the config sets', { configKey: 'url' }, {}, { url: 'http://elsewhere' },
       'externalProviders.inference[0].config.url: config.url is set, and the sidecar\'s address (http://localhost:18001) goes to that key (sidecar.configKey): '
       + 'remove config.url, or name another key with sidecar.configKey.'],

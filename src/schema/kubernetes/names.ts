@@ -3,6 +3,7 @@
 // the value is valid.
 import { CONFIG_KEY, DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_VAR_NAME, LABEL_NAME, LABEL_VALUE } from '../../checks';
 
+const PERCENT = /^[0-9]+%$/;
 const IANA_SVC_NAME = /^[-a-z0-9]+$/;
 
 const maxLength = (value: string, max: number) => (value.length > max ? [`must be no more than ${max} characters`] : []);
@@ -70,6 +71,15 @@ export function ianaServiceName(value: string): string[] {
   if (!/[a-z]/.test(value)) problems.push('must contain at least one letter (a-z)');
   if (value.startsWith('-') || value.endsWith('-')) problems.push('must not begin or end with a hyphen');
   return problems;
+}
+
+/**
+ * A percent string (`'25%'`), as an int-or-string field of a rollout or a disruption budget takes it;
+ * `atMost100` where a share of the pods is meant.
+ */
+export function percent(value: string, atMost100: boolean): string[] {
+  if (!PERCENT.test(value)) return ["a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"];
+  return atMost100 && Number.parseInt(value, 10) > 100 ? ['must not be greater than 100%'] : [];
 }
 
 export function portNumber(value: number): string[] {

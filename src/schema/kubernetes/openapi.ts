@@ -5,8 +5,8 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { FieldErrors } from './field-errors';
-import { QUANTITY_FORMAT, quantityValue } from './quantity';
-import { isRecord } from '../../checks';
+import { QUANTITY_FORMAT } from './quantity';
+import { INT32_MAX, INT64_SAFE_MAX, isRecord, QUANTITY } from '../../checks';
 import { closest } from '../../suggest';
 
 /** The vendored schemas, next to `lib/` and `src/`. */
@@ -25,7 +25,6 @@ interface Schema {
   readonly 'additionalProperties'?: Schema | boolean;
   readonly 'items'?: Schema;
   readonly 'required'?: readonly string[];
-  readonly 'oneOf'?: readonly Schema[];
   readonly 'x-kubernetes-preserve-unknown-fields'?: boolean;
 }
 
@@ -37,7 +36,7 @@ interface Spec {
 /** The schema of every object's metadata. */
 export const OBJECT_META_SCHEMA = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 const QUANTITY_SCHEMA = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
-const INT_RANGES: Record<string, [number, number]> = { int32: [-2147483648, 2147483647], int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] };
+const INT_RANGES: Record<string, [number, number]> = { int32: [-INT32_MAX - 1, INT32_MAX], int64: [Number.MIN_SAFE_INTEGER, INT64_SAFE_MAX] };
 
 /** The schemas read so far, by minor. */
 const LOADED = new Map<string, KubernetesOpenApi>();
@@ -95,18 +94,12 @@ export class KubernetesOpenApi {
     // JSON null decodes to the field's zero value: the API server takes it for any field.
     if (value === null || value === undefined) return;
     if (schemaOrRef.$ref === QUANTITY_SCHEMA) {
-      if (!(typeof value === 'number' || (typeof value === 'string' && quantityValue(value) !== undefined))) errors.invalid(path, value, QUANTITY_FORMAT);
+      if (!(typeof value === 'number' || (typeof value === 'string' && QUANTITY.test(value)))) errors.invalid(path, value, QUANTITY_FORMAT);
       return;
     }
     const schema = this.resolve(schemaOrRef);
     if (schema.format === 'int-or-string') {
       if (!(typeof value === 'string' || Number.isInteger(value))) errors.invalid(path, value, 'must be an integer or a string');
-      return;
-    }
-    if (schema.oneOf) {
-      // Quantity (a string or a number); JSONSchemaProps' unions take anything of their forms.
-      const types = schema.oneOf.map((s) => this.resolve(s).type);
-      if (!types.some((t) => matchesType(t, value))) errors.invalid(path, value, `must be ${types.map((t) => `a ${t}`).join(' or ')}`);
       return;
     }
     switch (schema.type) {

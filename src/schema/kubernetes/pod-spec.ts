@@ -4,7 +4,7 @@
 import { FieldErrors } from './field-errors';
 import { dns1123Label, envVarName, ianaServiceName, portNumber } from './names';
 import { quantityValue } from './quantity';
-import { isRecord } from '../../checks';
+import { INT32_MAX, isRecord } from '../../checks';
 
 /** Where a pod spec sits and what its owner allows. */
 export interface PodSpecContext {
@@ -16,15 +16,16 @@ export interface PodSpecContext {
   readonly ownerVolumes?: readonly string[];
 }
 
-const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+/** A pod's restart policies (a Pod's, or a Job's template's, may be any; a Deployment's only Always). */
+export const RESTART_POLICIES: readonly string[] = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const TOLERATION_OPERATORS = ['Equal', 'Exists'];
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 const ID_FIELDS = ['runAsUser', 'runAsGroup', 'fsGroup'];
-const INT32_MAX = 2147483647;
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
-const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+/** A port's protocols. */
+export const PROTOCOLS: readonly string[] = ['SCTP', 'TCP', 'UDP'];
 const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
 const ENV_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'];
 const CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
@@ -66,11 +67,7 @@ function checkVolumes(volumes: unknown, path: string, errors: FieldErrors): Set<
   const names = new Set<string>();
   records(volumes).forEach((v, i) => {
     const at = `${path}[${i}]`;
-    if (missing(v.name)) {errors.required(`${at}.name`);} else if (typeof v.name === 'string') {
-      if (names.has(v.name)) errors.duplicate(`${at}.name`, v.name);
-      else errors.invalidEach(`${at}.name`, v.name, dns1123Label(v.name));
-      names.add(v.name);
-    }
+    if (missing(v.name)) {errors.required(`${at}.name`);} else if (typeof v.name === 'string') {uniqueName(v.name, `${at}.name`, names, dns1123Label, errors);}
     const sources = Object.keys(v).filter((k) => k !== 'name' && v[k] !== null && v[k] !== undefined);
     if (sources.length > 1) errors.forbidden(`${at}.${sources[1]}`, `may not specify more than 1 volume type (${sources.join(', ')})`);
   });
@@ -80,11 +77,7 @@ function checkVolumes(volumes: unknown, path: string, errors: FieldErrors): Set<
 function checkContainer(
   c: Record<string, unknown>, path: string, role: string, volumes: Set<string>, names: Set<string>, context: PodSpecContext, errors: FieldErrors,
 ): void {
-  if (missing(c.name)) {errors.required(`${path}.name`);} else if (typeof c.name === 'string') {
-    if (names.has(c.name)) errors.duplicate(`${path}.name`, c.name);
-    else errors.invalidEach(`${path}.name`, c.name, dns1123Label(c.name));
-    names.add(c.name);
-  }
+  if (missing(c.name)) {errors.required(`${path}.name`);} else if (typeof c.name === 'string') {uniqueName(c.name, `${path}.name`, names, dns1123Label, errors);}
   if (role !== 'ephemeral' && (missing(c.image) || (typeof c.image === 'string' && c.image.trim() === ''))) errors.required(`${path}.image`);
   if (c.imagePullPolicy !== undefined && !PULL_POLICIES.includes(c.imagePullPolicy as string)) errors.notSupported(`${path}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES);
   if (c.restartPolicy !== undefined) {
@@ -128,17 +121,20 @@ function checkTolerations(tolerations: unknown, path: string, errors: FieldError
   });
 }
 
+/** A name that must be unique among its siblings (`seen`) and follow `rule`: a duplicate is said as one. */
+function uniqueName(name: string, at: string, seen: Set<string>, rule: (name: string) => string[], errors: FieldErrors): void {
+  if (seen.has(name)) errors.duplicate(at, name);
+  else errors.invalidEach(at, name, rule(name));
+  seen.add(name);
+}
+
 function checkPorts(ports: unknown, path: string, errors: FieldErrors): void {
   const names = new Set<string>();
   records(ports).forEach((p, i) => {
     const at = `${path}[${i}]`;
     if (typeof p.containerPort === 'number') errors.invalidEach(`${at}.containerPort`, p.containerPort, portNumber(p.containerPort));
     if (typeof p.hostPort === 'number' && p.hostPort !== 0) errors.invalidEach(`${at}.hostPort`, p.hostPort, portNumber(p.hostPort));
-    if (typeof p.name === 'string' && p.name !== '') {
-      if (names.has(p.name)) errors.duplicate(`${at}.name`, p.name);
-      else errors.invalidEach(`${at}.name`, p.name, ianaServiceName(p.name));
-      names.add(p.name);
-    }
+    if (typeof p.name === 'string' && p.name !== '') uniqueName(p.name, `${at}.name`, names, ianaServiceName, errors);
     if (p.protocol !== undefined && !PROTOCOLS.includes(p.protocol as string)) errors.notSupported(`${at}.protocol`, p.protocol, PROTOCOLS);
   });
 }

@@ -2,15 +2,14 @@
 // write beside it (k8s.io/kubernetes pkg/apis/{autoscaling,policy,networking,core}/validation):
 // HorizontalPodAutoscaler, PodDisruptionBudget, NetworkPolicy and PersistentVolumeClaim.
 import { FieldErrors } from './field-errors';
-import { portNumber } from './names';
+import { percent, portNumber } from './names';
 import { checkLabelSelector } from './object-meta';
+import { PROTOCOLS } from './pod-spec';
 import { quantityValue } from './quantity';
 import { isRecord } from '../../checks';
 
-const PERCENT = /^[0-9]+%$/;
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 const POLICY_TYPES = ['Egress', 'Ingress'];
-const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
 /**
  * Checks an autoscaler's replica bounds. Scaling to zero (HPAScaleToZero, on by default from 1.37)
@@ -40,10 +39,7 @@ export function checkPodDisruptionBudget(object: Record<string, unknown>, errors
     const v = spec[field];
     const at = `spec.${field}`;
     if (typeof v === 'number' && v < 0) errors.invalid(at, v, 'must be greater than or equal to 0');
-    if (typeof v === 'string') {
-      if (!PERCENT.test(v)) errors.invalid(at, v, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')");
-      else if (Number.parseInt(v, 10) > 100) errors.invalid(at, v, 'must not be greater than 100%');
-    }
+    if (typeof v === 'string') errors.invalidEach(at, v, percent(v, true));
   }
   checkLabelSelector(spec.selector, 'spec.selector', errors);
 }

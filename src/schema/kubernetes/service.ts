@@ -3,10 +3,10 @@
 import { FieldErrors } from './field-errors';
 import { dns1123Label, ianaServiceName, portNumber } from './names';
 import { checkLabels } from './object-meta';
+import { PROTOCOLS } from './pod-spec';
 import { isRecord } from '../../checks';
 
 const TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
-const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const SESSION_AFFINITIES = ['ClientIP', 'None'];
 const TRAFFIC_POLICIES = ['Cluster', 'Local'];
 

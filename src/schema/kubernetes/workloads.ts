@@ -2,11 +2,10 @@
 // pkg/apis/batch/validation of k8s.io/kubernetes): replicas, the selector against the template's labels,
 // the rollout strategy, and the pod template.
 import { FieldErrors } from './field-errors';
+import { percent } from './names';
 import { checkLabels, checkLabelSelector, selects } from './object-meta';
-import { checkPodSpec } from './pod-spec';
+import { checkPodSpec, RESTART_POLICIES } from './pod-spec';
 import { isRecord } from '../../checks';
-
-const PERCENT = /^[0-9]+%$/;
 
 /** The kinds whose pods (or pod templates) checkWorkload checks. */
 export const WORKLOAD_KINDS = ['Pod', 'PodTemplate', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'] as const;
@@ -16,10 +15,10 @@ export function checkWorkload(kind: string, object: Record<string, unknown>, min
   const spec = isRecord(object.spec) ? object.spec : undefined;
   switch (kind) {
     case 'Pod':
-      checkPodSpec(spec, 'spec', { minor, restartPolicies: ['Always', 'OnFailure', 'Never'] }, errors);
+      checkPodSpec(spec, 'spec', { minor, restartPolicies: RESTART_POLICIES }, errors);
       return;
     case 'PodTemplate':
-      if (isRecord(object.template)) checkTemplate(object.template, 'template', ['Always', 'OnFailure', 'Never'], minor, errors);
+      if (isRecord(object.template)) checkTemplate(object.template, 'template', RESTART_POLICIES, minor, errors);
       return;
     case 'Deployment':
     case 'ReplicaSet':
@@ -37,7 +36,8 @@ export function checkWorkload(kind: string, object: Record<string, unknown>, min
 }
 
 function checkTemplate(
-  template: Record<string, unknown>, path: string, restartPolicies: string[], minor: number, errors: FieldErrors, ownerVolumes: string[] = [],
+  template: Record<string, unknown>, path: string, restartPolicies: readonly string[], minor: number, errors: FieldErrors,
+  ownerVolumes: string[] = [],
 ): void {
   if (isRecord(template.metadata)) checkLabels(template.metadata.labels, `${path}.metadata.labels`, errors);
   checkPodSpec(template.spec, `${path}.spec`, { minor, restartPolicies, ownerVolumes }, errors);
@@ -89,8 +89,7 @@ function checkDeploymentStrategy(strategy: unknown, errors: FieldErrors): void {
       if (v < 0) errors.invalid(at, v, 'must be greater than or equal to 0');
       amounts[field] = v;
     } else if (typeof v === 'string') {
-      if (!PERCENT.test(v)) errors.invalid(at, v, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')");
-      else if (field === 'maxUnavailable' && Number.parseInt(v, 10) > 100) errors.invalid(at, v, 'must not be greater than 100%');
+      errors.invalidEach(at, v, percent(v, field === 'maxUnavailable'));
       amounts[field] = Number.parseInt(v, 10);
     }
   }
