@@ -20,9 +20,8 @@ import * as os from 'node:os';
 import { deploymentOf, LLAMA_STACK, renderStack, Scenario, serveProviderServices } from '../../test/pod-startup/helpers';
 import { buildSampleProviderImage } from '../../test/pod-startup/sample-provider-image';
 import { buildahSupport, removeImage } from '../../test/sandbox/buildah';
-import { sandboxSupport } from '../../test/sandbox/host';
+import { firstUnsupported, sandboxSupport } from '../../test/sandbox/host';
 import { PodNetwork, podNetworkSupport } from '../../test/sandbox/pod-network';
-import { PodRun } from '../../test/sandbox/pod-runner';
 import { llamaStackEnv, testEnvsSupport } from '../../test/sandbox/test-envs';
 
 const args = process.argv.slice(2);
@@ -41,17 +40,14 @@ function quantile(xs: number[], q: number): number {
 const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : x >= 10 ? `${Math.round(x)} ms` : `${x.toFixed(2)} ms`);
 
 async function main(): Promise<void> {
-  for (const support of [sandboxSupport(), buildahSupport(), podNetworkSupport(), testEnvsSupport(llamaStackEnv(LLAMA_STACK))]) {
-    if (!support.ok) throw new Error(`cannot benchmark: ${support.reason}`);
-  }
+  const support = firstUnsupported(sandboxSupport, buildahSupport, podNetworkSupport, () => testEnvsSupport(llamaStackEnv(LLAMA_STACK)));
+  if (!support.ok) throw new Error(`cannot benchmark: ${support.reason}`);
   const s = new Scenario('bench-services');
   const network = PodNetwork.create();
-  const pods: PodRun[] = [];
   const out: Record<string, unknown> = { host: { llamaStack: LLAMA_STACK, cpus: os.cpus().length, loadAverage: os.loadavg(), calls: CALLS, runs: RUNS } };
   const log = (l = '') => console.log(l);
   const serve = async (workload: any, manifests: readonly any[]) => {
     const pod = await s.run(manifests, { serve: { readyTimeoutMs: 300_000 }, network, timeoutMs: 3_600_000 }, workload);
-    pods.push(pod);
     if (pod.phase !== 'Running') throw new Error(pod.describe());
     return pod;
   };
@@ -125,10 +121,9 @@ async function main(): Promise<void> {
     }
     out.startup = startup;
   } finally {
-    pods.forEach((p) => p.dispose());
+    s.dispose(); // its pods first: they leave the network
     network.dispose();
     removeImage(IMAGE);
-    s.dispose();
   }
   if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify(out, null, 2) + '\n');
 }

@@ -41,9 +41,8 @@ export class Cluster {
     return cluster;
   }
 
-  private readonly resources = new Map<string, Resource>();
-  /** The discovery of each apiVersion, read once (concurrent callers wait for the same read). */
-  private readonly discovered = new Map<string, Promise<void>>();
+  /** The resources of each apiVersion by kind, discovered once (concurrent callers wait for the same read). */
+  private readonly discovered = new Map<string, Promise<Map<string, Resource>>>();
   private readonly namespaces = new Set<string>();
 
   public constructor(public readonly server: ApiServer) {}
@@ -62,7 +61,7 @@ export class Cluster {
         }, `CRD ${crd.metadata.name} established`);
       }
     }
-    this.resources.clear();
+    this.discovered.clear(); // the CRDs' groups are served now
   }
 
   /** Creates the namespaces (really, not dry-run), labelled to enforce Pod Security `restricted`. */
@@ -127,16 +126,15 @@ export class Cluster {
       discovery = this.discover(apiVersion);
       this.discovered.set(apiVersion, discovery);
     }
-    await discovery;
-    return this.resources.get(`${apiVersion}/${kind}`);
+    return (await discovery).get(kind);
   }
 
-  private async discover(apiVersion: string): Promise<void> {
+  /** The resources an apiVersion serves, by kind (none when the server does not serve it). */
+  private async discover(apiVersion: string): Promise<Map<string, Resource>> {
     const r = await this.server.request('GET', apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`);
     if (r.status !== 200 && r.status !== 404) throw new Error(`discovery of ${apiVersion}: ${r.status} ${r.body?.message}`);
-    for (const res of r.status === 200 ? r.body.resources as any[] : []) {
-      if (!res.name.includes('/')) this.resources.set(`${apiVersion}/${res.kind}`, { plural: res.name, namespaced: res.namespaced });
-    }
+    const resources = (r.status === 200 ? r.body.resources as any[] : []).filter((res) => !res.name.includes('/'));
+    return new Map(resources.map((res) => [res.kind, { plural: res.name, namespaced: res.namespaced }]));
   }
 
   private async until(check: () => Promise<boolean>, what: string): Promise<void> {

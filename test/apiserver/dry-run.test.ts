@@ -8,10 +8,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { Cluster, DryRunResult } from './cluster';
-import { ApiServer, apiServerSupport, apiServerVersion, TESTED_MINORS } from './server';
+import { ApiServer, apiServerVersion, describeWithApiServer, TESTED_MINORS } from './server';
 import { cli } from '../cli/run';
 import { find, render, THREE_PROVIDERS } from '../llama-stack/helpers';
-import { describeWhen } from '../sandbox/host';
 
 const ROOT = path.join(__dirname, '..', '..');
 const SAMPLES = path.join(ROOT, 'test', 'fixtures', 'operator-samples');
@@ -19,7 +18,7 @@ const NAMESPACE = 'kube-inference-tests';
 
 const objectsOf = (yaml: string) => parseAllDocuments(yaml).map((d) => d.toJS()).filter((o) => o !== null);
 
-describe.each(TESTED_MINORS)('Kubernetes %s', (minor) => describeWhen(`rendered objects on a real API server (kube-apiserver ${apiServerVersion(minor)})`, apiServerSupport(minor), `kube-apiserver ${minor} and etcd (built by the test set-up)`, () => {
+describe.each(TESTED_MINORS)('Kubernetes %s', (minor) => describeWithApiServer(minor, 'rendered objects on a real API server', () => {
   let server: ApiServer;
   let cluster: Cluster;
   let checked = 0;

@@ -10,16 +10,17 @@
  * Nothing is destroyed: the API server, which runs no garbage collector, would never finish a Foreground
  * delete; it is thrown away with everything on it.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Cluster } from './cluster';
-import { ApiServer, apiServerSupport, apiServerVersion, TESTED_MINORS } from './server';
-import { SandboxSupport, describeWhen } from '../sandbox/host';
+import { ApiServer, apiServerSupport, apiServerVersion, NEWEST_TESTED_MINOR } from './server';
+import { registryProblem, VERSIONS } from '../consumer/npm';
+import { describeWhen, SandboxSupport } from '../sandbox/host';
 import { testEnvsCacheDir } from '../sandbox/test-envs';
 
-const MINOR = TESTED_MINORS[TESTED_MINORS.length - 1];
+const MINOR = NEWEST_TESTED_MINOR;
 const ROOT = path.join(__dirname, '..', '..');
 const EXAMPLE = path.join(ROOT, 'examples', 'pulumi-app');
 const SETUP = 'node scripts/test-setup/pulumi-cli.mjs (npm test runs it before jest)';
@@ -29,7 +30,9 @@ const SETUP = 'node scripts/test-setup/pulumi-cli.mjs (npm test runs it before j
  * (3.100.0, this repository's devDependency) runs TypeScript programs with its own TypeScript 3.8, which
  * refuses the example's tsconfig (`module: node16`); later SDKs use the program's TypeScript.
  */
-const SDK = { '@pulumi/pulumi': '3.270.0', '@pulumi/kubernetes': '4.34.2', 'typescript': '~5.9.3', '@types/node': '^20' } as const;
+const SDK = {
+  '@pulumi/pulumi': VERSIONS.newest['@pulumi/pulumi'], '@pulumi/kubernetes': VERSIONS.newest['@pulumi/kubernetes'], 'typescript': '~5.9.3', '@types/node': '^20',
+} as const;
 
 /** The index each program's build writes, and its binary. */
 const BINARIES = {
@@ -66,11 +69,6 @@ function builtPrograms(): Built | { reason: string } {
   return built as Built;
 }
 
-/** Whether the npm registry serves the SDK (undefined) or why not. */
-function registryProblem(): string | undefined {
-  const r = spawnSync('npm', ['view', `@pulumi/pulumi@${SDK['@pulumi/pulumi']}`, 'version'], { encoding: 'utf8', timeout: 60_000 });
-  return r.status === 0 ? undefined : `the npm registry cannot be reached (npm view @pulumi/pulumi: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()})`;
-}
 
 const programs = builtPrograms();
 
@@ -79,7 +77,7 @@ function support(): SandboxSupport {
   const server = apiServerSupport(MINOR);
   if (!server.ok) return server;
   if ('reason' in programs) return { ok: false, reason: programs.reason };
-  const problem = registryProblem();
+  const problem = registryProblem(`@pulumi/pulumi@${SDK['@pulumi/pulumi']}`);
   return problem === undefined ? { ok: true } : { ok: false, reason: problem };
 }
 

@@ -9,9 +9,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Cluster, DryRunResult } from './cluster';
-import { apiServerSupport, apiServerVersion, TESTED_MINORS } from './server';
+import { apiServerVersion, describeWithApiServer, TESTED_MINORS } from './server';
 import { ManifestValidator } from '../../src/schema/manifest-validator';
-import { describeWhen } from '../sandbox/host';
+import { inCi } from '../sandbox/host';
 
 const DIR = path.resolve(process.env.KIC_RENDERED_DIR ?? '.tmp/rendered-by-tests');
 const NAMESPACE = 'kube-inference-tests';
@@ -53,7 +53,7 @@ const expected = (test: string, said: string) => EXPECTED.some((e) => e.test.tes
 const objects = recorded();
 
 test('the tests rendered objects to check (npm test records them)', () => {
-  if (objects.length === 0 && process.env.CI !== 'true') {
+  if (objects.length === 0 && !inCi()) {
     // eslint-disable-next-line no-console
     console.log(`SKIPPED: no rendered objects recorded in ${DIR}; \`npm test\` records them (KIC_RENDERED_DIR)`);
     return;
@@ -61,7 +61,7 @@ test('the tests rendered objects to check (npm test records them)', () => {
   expect(objects.length).toBeGreaterThan(0);
 });
 
-describe.each(TESTED_MINORS)('Kubernetes %s', (minor) => describeWhen(`every object the tests rendered, on a real API server (kube-apiserver ${apiServerVersion(minor)})`, apiServerSupport(minor), `kube-apiserver ${minor} and etcd (built by the test set-up)`, () => {
+describe.each(TESTED_MINORS)('Kubernetes %s', (minor) => describeWithApiServer(minor, 'every object the tests rendered, on a real API server', () => {
   let cluster: Cluster;
   /** What the server said of each object, in the order of `objects`: sent once, judged by both tests. */
   let results: DryRunResult[];

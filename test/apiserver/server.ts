@@ -11,7 +11,7 @@ import * as https from 'node:https';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { warningTexts } from '../../src/cli/cluster-dry-run';
-import { freePort, SandboxSupport } from '../sandbox/host';
+import { describeWhen, freePort, SandboxSupport } from '../sandbox/host';
 import { testEnvsCacheDir } from '../sandbox/test-envs';
 
 const SETUP = 'node scripts/test-setup/kube-apiserver.mjs (npm test runs it before jest)';
@@ -23,6 +23,12 @@ const SETUP = 'node scripts/test-setup/kube-apiserver.mjs (npm test runs it befo
 export const TESTED_MINORS: readonly string[] = fs.readdirSync(path.join(__dirname, '..', 'kube-apiserver'))
   .filter((d) => fs.existsSync(path.join(__dirname, '..', 'kube-apiserver', d, 'go.mod')))
   .sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]));
+
+/** The newest minor tested: the one a test that needs one server runs against. */
+export const NEWEST_TESTED_MINOR = TESTED_MINORS[TESTED_MINORS.length - 1];
+
+/** The namespace of the context `kubeconfig()` writes. */
+export const KUBECONFIG_NAMESPACE = 'kube-inference-cli';
 
 interface Index {
   readonly binaries?: { readonly 'kube-apiserver'?: string; readonly 'etcd'?: string };
@@ -52,6 +58,14 @@ export function apiServerSupport(minor: string): SandboxSupport {
 export function apiServerVersion(minor: string): string {
   const i = index(minor) as Index;
   return i.kubernetesVersion ?? 'unknown';
+}
+
+/**
+ * `describe` for tests against the API server of `minor`, named with its release: runs them when it
+ * is built; otherwise fails in CI (`CI=true`) and skips with the reason locally.
+ */
+export function describeWithApiServer(minor: string, title: string, fn: () => void): void {
+  describeWhen(`${title} (kube-apiserver ${apiServerVersion(minor)})`, apiServerSupport(minor), `kube-apiserver ${minor} and etcd (built by the test set-up)`, fn);
 }
 
 /** A response of the API server. */
@@ -189,7 +203,7 @@ export class ApiServer {
       kind: 'Config',
       clusters: [{ name: 'local', cluster: { 'server': `https://127.0.0.1:${this.port}`, 'certificate-authority-data': this.ca.toString('base64') } }],
       users: [{ name: 'tester', user: { token: this.token } }],
-      contexts: [{ name: 'test', context: { cluster: 'local', user: 'tester', namespace: 'kube-inference-cli' } }],
+      contexts: [{ name: 'test', context: { cluster: 'local', user: 'tester', namespace: KUBECONFIG_NAMESPACE } }],
       ['current-context']: 'test',
     }), { mode: 0o600 });
     return file;

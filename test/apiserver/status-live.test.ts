@@ -10,18 +10,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { Cluster } from './cluster';
-import { ApiServer, apiServerSupport, apiServerVersion, TESTED_MINORS } from './server';
+import { ApiServer, describeWithApiServer, NEWEST_TESTED_MINOR } from './server';
 import { cli } from '../cli/run';
 import { find, render, THREE_PROVIDERS } from '../llama-stack/helpers';
-import { describeWhen } from '../sandbox/host';
 
-const MINOR = TESTED_MINORS[TESTED_MINORS.length - 1];
+const MINOR = NEWEST_TESTED_MINOR;
 const NAMESPACE = 'kube-inference-status';
 const MODELS = path.join(__dirname, '..', '..', 'examples', 'model-deployment-app', 'dist', 'models.k8s.yaml');
 const since = '2026-11-25T10:00:00Z';
 const condition = (type: string, status: string, reason: string, message: string) => ({ type, status, reason, message, lastTransitionTime: since });
 
-describeWhen(`status of live objects (kube-apiserver ${apiServerVersion(MINOR)})`, apiServerSupport(MINOR), `kube-apiserver ${MINOR} and etcd (built by the test set-up)`, () => {
+describeWithApiServer(MINOR, 'status of live objects', () => {
   let server: ApiServer;
   let cluster: Cluster;
   beforeAll(async () => {

@@ -9,13 +9,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BROKEN_OBJECTS, VALID_OBJECTS } from './broken-objects';
 import { Cluster } from './cluster';
-import { ApiServer, apiServerSupport, apiServerVersion, TESTED_MINORS } from './server';
+import { ApiServer, describeWithApiServer, TESTED_MINORS } from './server';
 import { cli } from '../cli/run';
-import { describeWhen } from '../sandbox/host';
 
 const NAMESPACE = 'kube-inference-broken';
 
-describe.each(TESTED_MINORS)('Kubernetes %s', (minor) => describeWhen(`broken objects: validate and the API server (kube-apiserver ${apiServerVersion(minor)})`, apiServerSupport(minor), `kube-apiserver ${minor} and etcd (built by the test set-up)`, () => {
+describe.each(TESTED_MINORS)('Kubernetes %s', (minor) => describeWithApiServer(minor, 'broken objects: validate and the API server', () => {
   let server: ApiServer;
   let cluster: Cluster;
   beforeAll(async () => {

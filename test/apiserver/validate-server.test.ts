@@ -8,13 +8,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Cluster } from './cluster';
-import { ApiServer, apiServerSupport, apiServerVersion, TESTED_MINORS } from './server';
-import { describeWhen } from '../sandbox/host';
+import { ApiServer, describeWithApiServer, KUBECONFIG_NAMESPACE, NEWEST_TESTED_MINOR } from './server';
 
 const BIN = path.join(__dirname, '..', '..', 'lib', 'cli', 'kube-inference.cjs');
-const MINOR = TESTED_MINORS[TESTED_MINORS.length - 1];
+const MINOR = NEWEST_TESTED_MINOR;
 /** The namespace of the kubeconfig's context (ApiServer.kubeconfig). */
-const CONTEXT_NAMESPACE = 'kube-inference-cli';
+const CONTEXT_NAMESPACE = KUBECONFIG_NAMESPACE;
 
 function validate(args: string[], input: string, env: NodeJS.ProcessEnv = {}) {
   const r = spawnSync('node', [BIN, 'validate', ...args, '-'], { input, encoding: 'utf8', timeout: 60_000, env: { ...process.env, KUBECONFIG: '', ...env } });
@@ -24,7 +23,7 @@ function validate(args: string[], input: string, env: NodeJS.ProcessEnv = {}) {
 const yaml = (...objects: object[]) => objects.map((o) => JSON.stringify(o)).join('\n---\n');
 const configMap = (name: string, data: Record<string, unknown> = { a: 'b' }) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
 
-describeWhen(`validate --server (kube-apiserver ${apiServerVersion(MINOR)})`, apiServerSupport(MINOR), `kube-apiserver ${MINOR} and etcd (built by the test set-up)`, () => {
+describeWithApiServer(MINOR, 'validate --server', () => {
   let server: ApiServer;
   let kubeconfig: string;
   beforeAll(async () => {

@@ -15,6 +15,7 @@ import { execFileSync, spawnSync } from 'child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { registryProblem, VERSIONS } from './npm';
 import { describeWhen } from '../sandbox/host';
 
 const ROOT = join(__dirname, '..', '..');
@@ -25,18 +26,7 @@ const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   version: string; peerDependencies: Record<string, string>; peerDependenciesMeta: unknown; dependencies: Record<string, string>; bin: unknown;
 };
 
-/** The oldest releases the peer ranges allow, and the newest the registry served when these were last raised. */
-const VERSIONS = {
-  lowest: { 'cdk8s': '2.68.12', 'constructs': '10.3.0', '@pulumi/pulumi': '3.100.0', '@pulumi/kubernetes': '4.10.0' },
-  newest: { 'cdk8s': '2.70.106', 'constructs': '10.8.1', '@pulumi/pulumi': '3.270.0', '@pulumi/kubernetes': '4.34.2' },
-} as const;
-
-/** Whether the npm registry answers (undefined) or why not. */
-function registryProblem(): string | undefined {
-  const r = spawnSync('npm', ['view', 'cdk8s', 'version'], { encoding: 'utf8', timeout: 60_000 });
-  return r.status === 0 ? undefined : `the npm registry cannot be reached (npm view cdk8s version: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()})`;
-}
-const problem = registryProblem();
+const problem = registryProblem('cdk8s');
 
 /** Runs a command in `cwd`; fails the test with the end of its output when it fails. */
 function run(cwd: string, command: string, args: string[]): string {

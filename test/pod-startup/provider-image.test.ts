@@ -10,12 +10,11 @@ import { parse } from 'yaml';
 import { freePort, LLAMA_STACK, renderStack, Scenario } from './helpers';
 import { buildSampleProviderImage } from './sample-provider-image';
 import { buildahSupport, imageConfig, removeImage } from '../sandbox/buildah';
-import { describeWhen, sandboxSupport } from '../sandbox/host';
+import { describeWhen, firstUnsupported, sandboxSupport } from '../sandbox/host';
 import { ContainerImage } from '../sandbox/pod-runner';
 import { llamaStackEnv, testEnvsSupport } from '../sandbox/test-envs';
 
-const sandbox = sandboxSupport();
-const all = !sandbox.ok ? sandbox : !buildahSupport().ok ? buildahSupport() : testEnvsSupport(llamaStackEnv(LLAMA_STACK));
+const all = firstUnsupported(sandboxSupport, buildahSupport, () => testEnvsSupport(llamaStackEnv(LLAMA_STACK)));
 
 describeWhen('the sample provider image, built from its Containerfile', all, 'bubblewrap, buildah and the llama-stack test environments', () => {
   const tag = `localhost/kic-test/acme-echo-provider:${process.pid}`;

@@ -12,7 +12,7 @@ import { LLAMA_STACK, deploymentOf, env, renderStack, Scenario, serveProviderSer
 import { buildSampleProviderImage } from './sample-provider-image';
 import { ExternalProvider } from '../../src';
 import { buildahSupport, removeImage } from '../sandbox/buildah';
-import { describeWhen, sandboxSupport } from '../sandbox/host';
+import { describeWhen, firstUnsupported, sandboxSupport } from '../sandbox/host';
 import { PodNetwork, podNetworkSupport } from '../sandbox/pod-network';
 import { PodRun, runPod } from '../sandbox/pod-runner';
 import { llamaStackEnv, testEnvsSupport } from '../sandbox/test-envs';
@@ -21,13 +21,11 @@ const IMAGE = `localhost/kic-test/acme-echo-provider:services-${process.pid}`;
 const HEX = '[0-9a-f]{32}';
 const SAMPLE_METADATA = path.relative(process.cwd(), path.join(__dirname, '..', '..', 'examples', 'sample-provider', 'lls-provider-spec.yaml'));
 
-const needs = [sandboxSupport, buildahSupport, podNetworkSupport, () => testEnvsSupport(llamaStackEnv(LLAMA_STACK))];
-const support = needs.map((n) => n()).find((r) => !r.ok) ?? { ok: true };
+const support = firstUnsupported(sandboxSupport, buildahSupport, podNetworkSupport, () => testEnvsSupport(llamaStackEnv(LLAMA_STACK)));
 
 describeWhen(`providers' service parts beside the real server (llama-stack ${LLAMA_STACK})`, support, 'bubblewrap, buildah, a pod network (root, iproute2, iptables) and the llama-stack test environments', () => {
   let s: Scenario;
   let network: PodNetwork;
-  const pods: PodRun[] = [];
 
   beforeAll(() => {
     s = new Scenario('provider-services');
@@ -36,16 +34,14 @@ describeWhen(`providers' service parts beside the real server (llama-stack ${LLA
     network = PodNetwork.create();
   });
   afterAll(() => {
-    pods.forEach((p) => p.dispose());
+    s?.dispose(); // its pods first: they leave the network
     network?.dispose();
     removeImage(IMAGE);
-    s?.dispose();
   });
 
   /** Runs a Deployment of the manifests on the pod network, serving; fails with the pod's account when it does not come up. */
   const serve = async (deployment: any, manifests: readonly any[]): Promise<PodRun> => {
     const pod = await s.run(manifests, { serve: {}, network, restartDelayMs: 100 }, deployment);
-    pods.push(pod);
     if (pod.phase !== 'Running') throw new Error(`${deployment.metadata.name} did not come up:\n${pod.describe()}`);
     return pod;
   };

@@ -57,6 +57,15 @@ export function sandboxSupport(): SandboxSupport {
   return support;
 }
 
+/** The first of `needs` that is missing (each probed only while the ones before it are there), or ok. */
+export function firstUnsupported(...needs: ReadonlyArray<() => SandboxSupport>): SandboxSupport {
+  for (const need of needs) {
+    const s = need();
+    if (!s.ok) return s;
+  }
+  return { ok: true };
+}
+
 /** Whether this is a CI run (`CI=true`), where a missing real component fails instead of skipping. */
 export function inCi(): boolean {
   return process.env.CI === 'true' || process.env.CI === '1';
