@@ -1,5 +1,7 @@
+import { readdirSync } from 'fs';
 import { join } from 'path';
 import { cli } from './run';
+import { KUBERNETES_MINORS } from '../../src/schema/kubernetes/openapi';
 
 const MIXED = join(__dirname, '..', 'fixtures', 'manifests', 'mixed.yaml');
 
@@ -103,4 +105,9 @@ describe('kube-inference validate', () => {
     const r = await cli(['validate', '-'], { stdin: JSON.stringify(deployment) });
     expect(r.stderr).toBe('1 object(s): 1 valid, 0 invalid, 0 without a schema (Kubernetes 1.37)\n');
   });
+});
+
+test('the minors validate offers are the minors whose schemas are vendored (scripts/import-kubernetes-openapi.mjs)', () => {
+  const vendored = readdirSync(join(__dirname, '..', '..', 'kubernetes-openapi')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length));
+  expect([...KUBERNETES_MINORS].sort()).toEqual(vendored.sort());
 });
