@@ -124,8 +124,8 @@ docgenCheck.exec('node scripts/docgen.mjs --check');
 // Kubernetes API servers with their etcd and the Pulumi CLI with its language host and Kubernetes
 // provider (all built from the Go module proxy), runs jest, then checks generated files.
 project.testTask.prependSpawn(project.addTask('test:setup', {
-  description: 'Set up the cached test environments: Llama Stack (scripts/test-setup/llama-stack-envs.mjs), the upstream admission checker (scripts/test-setup/upstream-admission.mjs), kube-apiserver with etcd (scripts/test-setup/kube-apiserver.mjs) and the Pulumi CLI with its Node.js language host and Kubernetes provider (scripts/test-setup/pulumi-cli.mjs)',
-  exec: 'node scripts/test-setup/llama-stack-envs.mjs && node scripts/test-setup/upstream-admission.mjs && node scripts/test-setup/kube-apiserver.mjs && node scripts/test-setup/pulumi-cli.mjs',
+  description: 'Set up the cached test environments (scripts/test-setup/all.mjs): the OGX and llama-stack servers and provider wheels (llama-stack-envs.mjs) beside the Go builds: the upstream admission checker (upstream-admission.mjs), kube-apiserver with etcd (kube-apiserver.mjs) and the Pulumi CLI with its Node.js language host and Kubernetes provider (pulumi-cli.mjs)',
+  exec: 'node scripts/test-setup/all.mjs',
 }));
 // kubernetes-openapi/ is the Kubernetes OpenAPI schemas of each supported minor, read from the
 // k8s.io/kubernetes module; stale, it fails the tests.

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Prints, as JSON, what one installed llama-stack (or ogx) release accepts in a config: the values of
-its `Api` enum, the APIs `providable_apis()` returns, and the config file its distributions ship.
+its `Api` enum, the APIs `providable_apis()` returns, the config file its distributions ship, and the
+distributions it ships a config of.
 The release table of src/run-config/releases.ts is read from this output.
 
 Usage (a throw-away venv per release; nothing is imported, the sources are only parsed):
@@ -70,6 +71,9 @@ def main(root):
         "internal": sorted(members[m] for m in internal),
         "providerApis": [v for m, v in members.items() if m not in routing and m not in internal],
         "starterFiles": sorted(os.path.basename(p) for p in starter),
+        "distributions": sorted({os.path.basename(os.path.dirname(p))
+                                for p in glob.glob(os.path.join(root, package, "distributions", "*", "*.yaml"))
+                                if os.path.basename(p) in ("config.yaml", "run.yaml")}),
     }, sys.stdout, indent=2)
     sys.stdout.write("\n")
 

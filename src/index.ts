@@ -8,7 +8,7 @@ export type { Problem } from './errors';
 export { warningsOf, COLLECT_WARNINGS_CONTEXT } from './warnings';
 export { LABEL_DOMAIN } from './labels';
 
-// LlamaStackWithProviders: a Llama Stack server with deploy-time external providers.
+// LlamaStackWithProviders: an OGX (formerly Llama Stack) server with deploy-time external providers.
 export { LlamaStackWithProviders } from './llama-stack/llama-stack-with-providers';
 export type { LlamaStackWithProvidersProps } from './llama-stack/llama-stack-with-providers';
 export { DISTRIBUTION_IMAGES, DEFAULT_DISTRIBUTION_CONFIG_PATHS, distributionImage } from './llama-stack/distribution';
@@ -16,16 +16,16 @@ export type { Distribution } from './llama-stack/distribution';
 export { ConfigValue } from './llama-stack/external-providers';
 export type { ExternalProvider, ExternalProviders, ImagePullPolicy, SecretKeyReference } from './llama-stack/external-providers';
 export type {
-  AllowedFrom, AutoscalingOptions, CaBundleOptions, ExposeAs, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, StorageOptions,
-  UserConfig,
+  AllowedFrom, AutoscalingOptions, CaBundleOptions, ExposeAs, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, ServerTlsOptions,
+  StorageOptions, UserConfig,
 } from './llama-stack/options';
 export type { HealthCheck } from './llama-stack/health-check';
 export type { ResourceRequirements } from './llama-stack/pod';
 export type { ProviderServicePart } from './llama-stack/provider-service-part';
 export type { ProviderSidecar } from './llama-stack/provider-sidecar';
 export type { ProviderService } from './llama-stack/provider-service';
-export { LLAMA_STACK_RELEASES, DEFAULT_LLAMA_STACK_VERSION } from './run-config/releases';
-export type { LlamaStackRelease } from './run-config/releases';
+export { SERVER_RELEASES, DEFAULT_SERVER_VERSION, LLAMA_STACK_RELEASES, DEFAULT_LLAMA_STACK_VERSION } from './run-config/releases';
+export type { DistributionImages, LlamaStackRelease, ServerEnvNames, ServerRelease } from './run-config/releases';
 export { providerKey, MAX_PROVIDER_KEY_LENGTH } from './run-config/provider-id';
 export { defaultMergeImage, MERGE_IMAGE_REPOSITORY } from './run-config/merge-image';
 export { RunConfigError } from './run-config/errors';

@@ -4,6 +4,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import * as ts from 'typescript';
 import { LLAMA_STACK_DOCUMENT_FIELDS } from '../src/cli/llama-stack-document-fields';
+import { OGX_SERVER_EXTENSION_FIELDS, ogxServerSchema } from '../src/schema/ogx-server-crd';
 
 const ROOT = join(__dirname, '..');
 
@@ -68,4 +69,69 @@ test('docs/llama-stack-operator.md: the field table lists every field of a Llama
     for (const m of row.split('|')[1].matchAll(/`([A-Za-z.[\]]+)`/g)) listed.push(m[1]);
   }
   expect(sorted(listed)).toEqual(sorted(paths(LLAMA_STACK_DOCUMENT_FIELDS, '')));
+});
+
+describe('docs/ogx-operator.md: the field tables list every field of the OGXServer CRD, and no other', () => {
+  // Kubernetes' own types, embedded whole in the CRD and passed to the pod as they are: one row each.
+  const KUBERNETES_TYPES = new Set([
+    'spec.workload.overrides.env', 'spec.workload.overrides.volumes', 'spec.workload.overrides.volumeMounts', 'spec.workload.topologySpreadConstraints',
+    'spec.workload.resources.claims', 'spec.workload.resourceClaims', 'spec.network.policy.ingress', 'spec.network.policy.egress',
+  ]);
+  // Shapes the CRD repeats under spec.providers, documented once each as `spec.providers….<shape>`.
+  const SHARED = /^spec\.providers\..*?\.(custom|network|vectorStoresConfig)(?=$|[.[])/;
+  const schema = ogxServerSchema();
+
+  /** Every field path of the CRD (lists as `[]`), but below the Kubernetes types and the Secret/ConfigMap key references of the providers and stores. */
+  function crdPaths(): string[] {
+    const out: string[] = [];
+    const walk = (node: any, path: string): void => {
+      out.push(path);
+      if (['apiVersion', 'kind', 'metadata', 'status'].includes(path) || KUBERNETES_TYPES.has(path)) return;
+      const fields = node.type === 'array' ? node.items?.properties : node.properties;
+      if (!fields) return;
+      // `{name, key}`: a reference to a Secret's (or ConfigMap's) key, documented by the field holding it.
+      const keys = Object.keys(fields).sort().join(',');
+      if (keys === 'key,name' && /^spec\.(providers|storage)\./.test(path)) return;
+      for (const [name, sub] of Object.entries(fields)) walk(sub, `${path}${node.type === 'array' ? '[]' : ''}${path ? '.' : ''}${name}`);
+    };
+    for (const [name, sub] of Object.entries(schema.properties)) walk(sub, name);
+    return out;
+  }
+
+  test('the shapes collapsed into one row each are the same shape everywhere in the CRD', () => {
+    const byShape = new Map<string, Map<string, Set<string>>>();
+    for (const path of crdPaths()) {
+      const m = SHARED.exec(path);
+      if (!m) continue;
+      const at = m[0];
+      const shape = byShape.get(m[1]) ?? new Map<string, Set<string>>();
+      byShape.set(m[1], shape);
+      const below = shape.get(at) ?? new Set<string>();
+      shape.set(at, below);
+      below.add(path.slice(at.length));
+    }
+    expect([...byShape.keys()].sort()).toEqual(['custom', 'network', 'vectorStoresConfig']);
+    for (const [, places] of byShape) {
+      const [first, ...rest] = [...places.values()].map((s) => [...s].sort());
+      for (const other of rest) expect(other).toEqual(first);
+    }
+  });
+
+  test('a row for every field (the repeated provider shapes once), this library\'s spec.externalProviders, and no other', () => {
+    const expected = [...crdPaths().map((p) => p.replace(SHARED, (_, shape) => `spec.providers….${shape}`)), ...OGX_SERVER_EXTENSION_FIELDS];
+    const text = readFileSync(join(ROOT, 'docs', 'ogx-operator.md'), 'utf8');
+    const header = '| Field | What `render` does |\n';
+    const listed: string[] = [];
+    let at = text.indexOf(header);
+    expect(at).toBeGreaterThanOrEqual(0);
+    while (at >= 0) {
+      for (const row of text.slice(at + header.length).split('\n').slice(1)) {
+        if (!row.startsWith('|')) break;
+        for (const m of row.split('|')[1].matchAll(/`([A-Za-z0-9.[\]…]+)`/g)) listed.push(m[1]);
+      }
+      at = text.indexOf(header, at + header.length);
+    }
+    expect(sorted(listed)).toEqual(sorted(expected));
+    expect(listed.length).toBe(new Set(listed).size); // each field in one row
+  });
 });

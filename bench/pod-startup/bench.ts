@@ -1,6 +1,7 @@
 /**
- * Pod start-up benchmark with the real llama-stack server: runs the rendered pod in the bubblewrap
- * sandbox, in the distribution image of the test set-up (llama-stack 0.7.3 from PyPI), and prints
+ * Pod start-up benchmark with the real server: runs the rendered pod in the bubblewrap sandbox, in the
+ * distribution image of the test set-up (ogx 1.5.0 from PyPI by default; `--server 0.7.3` for
+ * llama-stack), and prints
  *
  * 1. per-provider install: wall time of the `install-provider-<id>` init container against a bare offline
  *    `pip install --no-index --target` of the same wheels with the same Python (the floor), for a provider
@@ -12,13 +13,13 @@
  * Targets: ≤ 1.2× the floor plus the installs; ≤ 1.2× bare pip per provider. Timings are printed, never
  * asserted. Needs the test set-up (`node scripts/test-setup/llama-stack-envs.mjs`, run by `npm test`).
  *
- *   npx ts-node --transpile-only --project test/tsconfig.json bench/pod-startup/bench.ts [--runs N] [--json FILE]
+ *   npx ts-node --transpile-only --project test/tsconfig.json bench/pod-startup/bench.ts [--runs N] [--server VERSION] [--json FILE]
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { env, freePort, LLAMA_STACK, renderStack, Scenario } from '../../test/pod-startup/helpers';
+import { DISTRIBUTION, env, freePort, LLAMA_STACK, OGX, ogxDistribution, renderStack, Scenario } from '../../test/pod-startup/helpers';
 import { sandboxSupport } from '../../test/sandbox/host';
 import { mergeImage, venvBasePython } from '../../test/sandbox/images';
 import { llamaStackEnv } from '../../test/sandbox/test-envs';
@@ -27,6 +28,10 @@ import { buildSyntheticWheel, providerMetadata, providerPackage, sampleProviderW
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1] || 0) || 5;
 const JSON_OUT = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
+/** The server release of the test set-up to run: ogx 1.5.0 by default. */
+const SERVER = args.includes('--server') ? args[args.indexOf('--server') + 1] : OGX;
+/** Its distribution image, tagged with the release as upstream tags it. */
+const IMAGE = SERVER === LLAMA_STACK ? DISTRIBUTION : ogxDistribution(SERVER);
 
 /** A dependency package of realistic shape: a package with a dozen small modules. */
 function dependency(i: number): SyntheticPackage {
@@ -55,7 +60,7 @@ function fmt(ms: number): string {
 function barePip(wheels: string[], dir: string): number {
   const target = path.join(dir, `bare-${Date.now()}-${Math.random().toString(36).slice(2)}`);
   const t = performance.now();
-  const r = spawnSync(path.join(venvBasePython(env().venv).binDir, 'python3'), ['-m', 'pip', 'install', '--no-index', '--find-links', path.dirname(wheels[0]),
+  const r = spawnSync(path.join(venvBasePython(env(SERVER).venv).binDir, 'python3'), ['-m', 'pip', 'install', '--no-index', '--find-links', path.dirname(wheels[0]),
     '--target', target, '--no-cache-dir', '--disable-pip-version-check', '--no-warn-script-location', ...wheels], {
     encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir, PIP_CONFIG_FILE: '/dev/null', PIP_NO_INPUT: '1' },
   });
@@ -76,16 +81,17 @@ async function main(): Promise<void> {
   if (!support.ok) {
     throw new Error(`cannot benchmark: ${support.reason}`);
   }
-  const found = llamaStackEnv(LLAMA_STACK);
+  const found = llamaStackEnv(SERVER);
   if (!found.value) {
     throw new Error(`cannot benchmark: ${found.reason}`);
   }
-  const python = venvBasePython(env().venv);
+  const python = venvBasePython(env(SERVER).venv);
   const s = new Scenario('bench');
   const merge = mergeImage();
-  s.distribution();
+  s.distribution({}, IMAGE, SERVER);
+  const stack = (props: Parameters<typeof renderStack>[0]) => renderStack({ distribution: { image: IMAGE }, ...props });
   const out: Record<string, unknown> = {
-    host: { llamaStack: LLAMA_STACK, python: python.binDir, cpus: os.cpus().length, loadAverage: os.loadavg(), runs: RUNS, mergeImage: merge.kind },
+    host: { server: SERVER, python: python.binDir, cpus: os.cpus().length, loadAverage: os.loadavg(), runs: RUNS, mergeImage: merge.kind },
   };
   const log = (l = '') => console.log(l);
 
@@ -116,7 +122,7 @@ async function main(): Promise<void> {
     s.provider('registry.test/bench/sample:1', { metadata: fs.readFileSync(path.join(SAMPLE_PROVIDER_DIR, 'lls-provider-spec.yaml'), 'utf8'), wheels: sampleWheels, python });
     const sample: ProviderBuild = { id: 'acme-echo', image: 'registry.test/bench/sample:1', wheels: sampleWheels };
 
-    log(`# Pod start-up benchmark, real llama-stack ${LLAMA_STACK} (${RUNS} runs each, median; ${(out.host as any).cpus} CPU(s), load average ${os.loadavg()[0].toFixed(1)}; merge container: ${merge.kind})`);
+    log(`# Pod start-up benchmark, real ${SERVER === LLAMA_STACK ? 'llama-stack' : 'ogx'} ${SERVER} (${RUNS} runs each, median; ${(out.host as any).cpus} CPU(s), load average ${os.loadavg()[0].toFixed(1)}; merge container: ${merge.kind})`);
     log();
     log('## Per-provider install (install container vs bare offline pip install, same Python)');
     log();
@@ -129,10 +135,10 @@ async function main(): Promise<void> {
       const container: number[] = [];
       // One warm-up of each (page cache, pip's own imports), not counted.
       barePip(p.wheels, s.dir);
-      (await s.run(renderStack({ externalProviders: { inference: [{ providerId: p.id, image: p.image }] } }), { runMain: false })).dispose();
+      (await s.run(stack({ externalProviders: { inference: [{ providerId: p.id, image: p.image }] } }), { runMain: false })).dispose();
       for (let r = 0; r < RUNS; r++) {
         floor.push(barePip(p.wheels, s.dir));
-        const pod = await s.run(renderStack({ externalProviders: { inference: [{ providerId: p.id, image: p.image }] } }), { runMain: false });
+        const pod = await s.run(stack({ externalProviders: { inference: [{ providerId: p.id, image: p.image }] } }), { runMain: false });
         const c = pod.container(`install-provider-${p.id}`);
         if (c.reason !== 'Completed') throw new Error(pod.describe());
         container.push(c.durationMs!);
@@ -149,10 +155,11 @@ async function main(): Promise<void> {
     log('## Pod start-up: first container start → server answers GET /v1/health (1 dependency wheel per provider)');
     log();
     const runs = Math.max(1, Math.ceil(RUNS / 2));
-    // The floor: the same server with no providers and no init containers (the image's entrypoint and config).
+    // The floor: the same server with no providers and no init containers (the image's own config; on ogx
+    // 1.2 and later started with --insecure, which its entrypoint lacks).
     const floorRuns: number[] = [];
     for (let r = 0; r < runs; r++) {
-      const pod = await serve(renderStack({ distribution: { image: 'registry.test/llama-stack/distribution-starter:0.7.3' }, port: await freePort() }));
+      const pod = await serve(stack({ port: await freePort() }));
       floorRuns.push(pod.containers[0].readyAtMs! - pod.containers[0].startedAtMs!);
       await pod.stop();
       pod.dispose();
@@ -170,7 +177,7 @@ async function main(): Promise<void> {
       const toReady: number[] = [];
       const phases: string[] = [];
       for (let r = 0; r < runs; r++) {
-        const pod = await serve(renderStack({ port: await freePort(), externalProviders: n ? { inference: providers.map((p) => ({ providerId: p.id, image: p.image })) } : undefined }));
+        const pod = await serve(stack({ port: await freePort(), externalProviders: n ? { inference: providers.map((p) => ({ providerId: p.id, image: p.image })) } : undefined }));
         const first = (pod.initContainers[0] ?? pod.containers[0]).startedAtMs!;
         const server = pod.containers[0];
         toReady.push(server.readyAtMs! - first);

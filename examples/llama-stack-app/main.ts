@@ -1,6 +1,10 @@
-// A Llama Stack server with three deploy-time providers across two APIs, rendered with cdk8s.
+// OGX servers (formerly Llama Stack) with deploy-time providers, rendered with cdk8s.
 //
 //   cdk8s synth          # writes dist/llama-stack.k8s.yaml
+//
+// Without serverVersion the construct renders for the newest OGX release (1.5): upstream's image
+// docker.io/ogxai/distribution-starter:1.5.0, started with `ogx run`, serving plain HTTP inside the
+// cluster (the config says server.insecure: true) unless `tls` names a certificate.
 //
 import { App, Chart } from 'cdk8s';
 import { ConfigValue, LlamaStackWithProviders } from 'kube-inference-constructs';
@@ -11,9 +15,6 @@ const chart = new Chart(app, 'llama-stack', { namespace: 'llama-stack' });
 new LlamaStackWithProviders(chart, 'server', {
   name: 'llama-stack',
   distribution: { name: 'starter' },
-  // The release the distribution runs (the `latest` tag does not say): it decides which
-  // externalProviders sections exist (0.7 has `responses`, not `agents`).
-  llamaStackVersion: '0.7',
   // Pin the merge image instead of following the package version.
   mergeImage: 'ghcr.io/kube-inference/merge:0.1.0',
   env: [{ name: 'INFERENCE_MODEL', value: 'meta-llama/Llama-3.2-3B-Instruct' }],
@@ -30,15 +31,37 @@ new LlamaStackWithProviders(chart, 'server', {
         },
       },
     ],
-    safety: [
-      {
-        providerId: 'trustyai-fms',
-        image: 'quay.io/trustyai/llama-stack-provider-trustyai-fms:0.4.0',
-        config: { orchestrator_url: 'http://fms-orchestrator.safety.svc:8032' },
-      },
-      { providerId: 'lmeval-guard', image: 'quay.io/acme/lmeval-guard:0.2.1', imagePullPolicy: 'Always' },
+    toolRuntime: [
+      { providerId: 'acme-search', image: 'quay.io/acme/search-provider:0.3.0', imagePullPolicy: 'Always' },
     ],
   },
+});
+
+// The same construct for a server of the llama-stack line (0.2 to 0.7), as the llama-stack operator ran
+// them: the release decides the command (`llama stack run`), the environment (LLAMA_STACK_*), the image
+// and which externalProviders sections exist (0.7 has safety; ogx 1.0 removed it).
+new LlamaStackWithProviders(chart, 'classic', {
+  name: 'llama-stack-07',
+  distribution: { name: 'starter' },
+  serverVersion: '0.7',
+  mergeImage: 'ghcr.io/kube-inference/merge:0.1.0',
+  externalProviders: {
+    safety: [{
+      providerId: 'trustyai-fms',
+      image: 'quay.io/trustyai/llama-stack-provider-trustyai-fms:0.4.0',
+      config: { orchestrator_url: 'http://fms-orchestrator.safety.svc:8032' },
+    }],
+  },
+});
+
+// The server's own TLS: a Secret with its certificate and key (cert-manager writes one for a
+// Certificate), mounted and named in the config; probes, Service and Route speak HTTPS.
+new LlamaStackWithProviders(chart, 'secure', {
+  name: 'llama-stack-tls',
+  distribution: { name: 'starter' },
+  tls: { secretName: 'llama-stack-tls' },
+  userConfig: { config: { version: 2, distro_name: 'starter', providers: {} } },
+  network: { expose: true, exposeAs: 'Route' },
 });
 
 // When the config and every provider's metadata are known at synth time, the config is merged now:
@@ -50,7 +73,7 @@ new LlamaStackWithProviders(chart, 'prerendered', {
   userConfig: {
     config: {
       version: 2,
-      image_name: 'starter',
+      distro_name: 'starter',
       apis: ['inference'],
       providers: { inference: [{ provider_id: 'ollama', provider_type: 'remote::ollama', config: { url: 'http://ollama:11434' } }] },
       server: { port: 8321 },
@@ -72,7 +95,6 @@ new LlamaStackWithProviders(chart, 'prerendered', {
 new LlamaStackWithProviders(chart, 'services', {
   name: 'llama-stack-services',
   distribution: { name: 'starter' },
-  llamaStackVersion: '0.7',
   mergeImage: 'ghcr.io/kube-inference/merge:0.1.0',
   // The oldest Kubernetes release the cluster runs: from 1.29 sidecars are native sidecars, which
   // start (and pass their startup probe) before the server.

@@ -1,4 +1,4 @@
-// A Llama Stack server with deploy-time providers, deployed with Pulumi.
+// An OGX server (formerly Llama Stack) with deploy-time providers, deployed with Pulumi.
 //
 //   npm install kube-inference-constructs @pulumi/pulumi @pulumi/kubernetes
 //   pulumi stack init dev
@@ -36,7 +36,7 @@ const stack = new LlamaStackWithProviders('llama-stack', {
       image: pulumi.interpolate`quay.io/acme/vllm-provider:${providerTag}`,
       config: { url: 'http://vllm.models.svc:8000/v1', api_token: { secretKeyRef: { name: 'vllm-credentials', key: 'token' } } },
     }],
-    safety: [{ providerId: 'trustyai-fms', image: 'quay.io/trustyai/llama-stack-provider-trustyai-fms:0.4.0' }],
+    toolRuntime: [{ providerId: 'acme-search', image: 'quay.io/acme/search-provider:0.3.0' }],
   },
 });
 

@@ -1,12 +1,21 @@
 #!/usr/bin/env node
-// Sets up the environments the tests run the real Llama Stack server in, before jest starts (`npm test`):
-//   - one Python 3.12 virtual environment per llama-stack release, installed from the committed lock file
-//     (test/fixtures/llama-stack-envs/llama-stack-<version>.txt: the full closure, name==version a line);
+// Sets up the environments the tests run the real Llama Stack / OGX server in, before jest starts (`npm test`):
+//   - one Python 3.12 virtual environment per server release (envs.json `llamaStack`: llama-stack, or ogx,
+//     the project's name from 0.8 on; `package` says which), installed from the committed lock file
+//     (test/fixtures/llama-stack-envs/<package>-<version>.txt: the full closure, name==version a line);
 //   - one directory of wheels per real out-of-tree provider (its lock's closure, binary wheels only), the
 //     content of a provider image's /lls-provider/packages/;
 //   - one Python 3.12 virtual environment per tool (envs.json `tools`: a named package installed from its
 //     committed lock, e.g. ai-dynamo, whose own argument parsers check what the Dynamo provider renders);
 // and writes the index the tests read (<cache>/test-envs.json, read by test/sandbox/test-envs.ts).
+//
+// Shared layers: torch, triton and the CUDA libraries torch pulls from PyPI are most of an environment
+// (4.5 GB of 5.4 for llama-stack 0.7.3). envs.json `layers` names sets of such pins; an environment that
+// lists a layer must pin exactly those versions in its lock. Each layer is installed once per distinct
+// set of pins (`<cache>/layers/<name>-<hash>/site-packages`, `pip install --no-deps --target`) and every
+// environment listing it gets it through a `.pth` file in its site-packages (so `pip check` and
+// importlib.metadata see it) and installs only the rest of its lock. A layer no environment in the cache
+// uses any more is removed.
 //
 // Cached and idempotent: each environment lives in a directory named after the hash of its lock, marked
 // `ready` once complete; a second run does nothing. Directories of older hashes are removed.
@@ -17,7 +26,8 @@
 // the index with the reason: the suites that need it skip loudly. Under CI=true that is an error instead.
 //
 //   node scripts/test-setup/llama-stack-envs.mjs          set up (what `npm test` runs)
-//   node scripts/test-setup/llama-stack-envs.mjs --lock   rewrite the lock files from envs.json with uv
+//   node scripts/test-setup/llama-stack-envs.mjs --lock   rewrite the lock files from envs.json with uv (an entry's
+//                                                         layers' pins are constraints of its resolution)
 //   node scripts/test-setup/llama-stack-envs.mjs --lock ai-dynamo-1.0.1.txt   rewrite only the locks named
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -31,6 +41,16 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'llama-stack-envs');
 const MANIFEST = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'envs.json'), 'utf8'));
 
+/**
+ * The server projects an envs.json `llamaStack` entry may name (`package`, default llama-stack): the
+ * Python package the distribution is in, the console script that runs the server, and where the
+ * distributions' configs are inside the package.
+ */
+const SERVERS = {
+  'llama-stack': { module: 'llama_stack', cli: 'llama' },
+  ogx: { module: 'ogx', cli: 'ogx' },
+};
+
 class Unreachable extends Error {}
 
 function main() {
@@ -42,17 +62,20 @@ function main() {
   const index = { python: undefined, llamaStack: {}, providerWheels: {}, tools: {}, skipped: {} };
   const python = findPython();
   const tools = MANIFEST.tools ?? [];
+  // Every lock agrees with the layers its entry lists (else nothing is built: the set-up would share
+  // packages the lock does not pin).
+  for (const entry of [...MANIFEST.llamaStack, ...tools]) layerPins(entry, readLock(entry.lock));
   if (typeof python === 'string') {
-    for (const e of MANIFEST.llamaStack) index.skipped[`llama-stack ${e.version}`] = python;
+    for (const e of MANIFEST.llamaStack) index.skipped[serverLabel(e)] = python;
     for (const w of MANIFEST.providerWheels) index.skipped[w.name] = python;
     for (const t of tools) index.skipped[`tool ${t.name}`] = python;
   } else {
     index.python = python;
     const registry = registryProbe(python.executable);
     for (const entry of MANIFEST.llamaStack) {
-      const result = setUp(`llama-stack ${entry.version}`, () => llamaStackEnv(cache, python, entry, registry));
+      const result = setUp(serverLabel(entry), () => llamaStackEnv(cache, python, entry, registry));
       if (result.value) index.llamaStack[entry.version] = result.value;
-      else index.skipped[`llama-stack ${entry.version}`] = result.skipped;
+      else index.skipped[serverLabel(entry)] = result.skipped;
     }
     for (const entry of MANIFEST.providerWheels) {
       const result = setUp(`provider wheels ${entry.name} ${entry.version}`, () => providerWheels(cache, python, entry, registry));
@@ -64,6 +87,7 @@ function main() {
       if (result.value) index.tools[entry.name] = result.value;
       else index.skipped[`tool ${entry.name}`] = result.skipped;
     }
+    removeUnusedLayers(cache);
   }
   writeAtomically(path.join(cache, 'test-envs.json'), JSON.stringify(index, null, 2) + '\n');
   const skipped = Object.entries(index.skipped);
@@ -75,6 +99,19 @@ function main() {
   for (const [what, why] of skipped) {
     process.stdout.write(`SKIPPED ${what}: ${why}. The tests that need it skip (in CI, CI=true, this is an error).\n`);
   }
+}
+
+/** The server project of an envs.json `llamaStack` entry. */
+function serverOf(entry) {
+  const name = entry.package ?? 'llama-stack';
+  const server = SERVERS[name];
+  if (!server) fail(`envs.json: llamaStack entry ${entry.version} names the package "${name}"; known: ${Object.keys(SERVERS).join(', ')}`);
+  return { name, ...server };
+}
+
+/** How the set-up and the index name a server environment: `llama-stack 0.7.3`, `ogx 1.5.0`. */
+function serverLabel(entry) {
+  return `${serverOf(entry).name} ${entry.version}`;
 }
 
 /** Runs one set-up step; a registry that cannot be reached skips it, any other failure ends the run. */
@@ -91,29 +128,37 @@ function setUp(what, build) {
   }
 }
 
-/** A virtual environment with llama-stack installed from its lock (and the tiktoken encoding the server loads). */
+/**
+ * A virtual environment with a server release (llama-stack or ogx) installed from its lock, its layers,
+ * and the tiktoken encoding the server loads when the entry asks for it.
+ */
 function llamaStackEnv(cache, python, entry, registry) {
+  const server = serverOf(entry);
   const lock = readLock(entry.lock);
-  const key = hash8(lock.text + (entry.tiktokenCache ? JSON.stringify(MANIFEST.tiktoken) : ''));
-  const parent = path.join(cache, 'llama-stack');
+  const layers = layerPins(entry, lock);
+  const key = hash8(lock.text + (entry.tiktokenCache ? JSON.stringify(MANIFEST.tiktoken) : '') + layersKey(layers));
+  const parent = path.join(cache, server.name);
   const dir = path.join(parent, `${entry.version}-${key}`);
   const value = cachedOrBuilt(dir, () => reachable(registry), () => {
-    const { venv, venvPython } = lockedVenv(python, dir, lock, 'llama-stack', entry.version);
-    const sitePackages = run(venvPython, ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])']).trim();
-    const starterConfig = path.join(sitePackages, 'llama_stack', 'distributions', 'starter', entry.configFileName);
-    if (!fs.existsSync(starterConfig)) throw new Error(`llama-stack ${entry.version} has no ${starterConfig}: check configFileName in envs.json`);
+    const { venv, venvPython, sitePackages, layerDirs } = lockedVenv(cache, python, dir, lock, layers, server.name, entry.version);
+    const starterConfig = path.join(sitePackages, server.module, 'distributions', 'starter', entry.configFileName);
+    if (!fs.existsSync(starterConfig)) throw new Error(`${server.name} ${entry.version} has no ${starterConfig}: check configFileName in envs.json`);
+    const cli = path.join(venv, 'bin', server.cli);
+    if (!fs.existsSync(cli)) throw new Error(`${server.name} ${entry.version} installed no ${cli}`);
     const env = {};
     if (entry.tiktokenCache) env.TIKTOKEN_CACHE_DIR = tiktokenCache(python, path.join(dir, 'tiktoken'));
     return {
+      package: server.name,
       version: entry.version,
       dir,
       venv,
       python: venvPython,
-      llama: path.join(venv, 'bin', 'llama'),
+      cli,
       sitePackages,
       configFileName: entry.configFileName,
       starterConfig,
       env,
+      layers: layerDirs,
       lock: keepLock(lock, dir),
     };
   });
@@ -123,18 +168,109 @@ function llamaStackEnv(cache, python, entry, registry) {
 
 /**
  * A virtual environment (`<dir>/venv`) with exactly the pins of `lock`, checked to be a closure and to
- * hold `pkg` at `version`.
+ * hold `pkg` at `version`: the pins of `layers` through their shared directories (a `.pth` file), the
+ * rest installed into the venv.
  */
-function lockedVenv(python, dir, lock, pkg, version) {
+function lockedVenv(cache, python, dir, lock, layers, pkg, version) {
+  // Recorded before the layers are asked for, so that no other run removes one as unused meanwhile.
+  fs.writeFileSync(path.join(dir, 'layers.json'), JSON.stringify(layers.map((l) => layerDirName(l)), null, 2) + '\n');
+  const layerDirs = layers.map((l) => layer(cache, python, l));
   const venv = path.join(dir, 'venv');
   run(python.executable, ['-m', 'venv', venv]);
   const venvPython = path.join(venv, 'bin', 'python');
-  run(venvPython, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '-r', lock.file]);
-  // The lock must be a closure: every requirement of every package in it is in it, at a fitting version.
+  const sitePackages = run(venvPython, ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])']).trim();
+  if (layerDirs.length > 0) {
+    fs.writeFileSync(path.join(sitePackages, 'kic-layers.pth'), layerDirs.map((l) => l.sitePackages).join('\n') + '\n');
+  }
+  const shared = new Set(layers.flatMap((l) => l.pins));
+  const own = lock.pins.filter((p) => !shared.has(p));
+  const requirements = path.join(dir, 'venv-requirements.txt');
+  fs.writeFileSync(requirements, own.join('\n') + '\n');
+  run(venvPython, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '-r', requirements]);
+  fs.rmSync(requirements);
+  // The lock must be a closure: every requirement of every package in it is in it, at a fitting version
+  // (pip check sees the layers' packages through the .pth file, as imports do).
   run(venvPython, ['-m', 'pip', 'check']);
   const installed = run(venvPython, ['-c', 'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))', pkg]).trim();
   if (installed !== version) throw new Error(`${lock.file} installed ${pkg} ${installed}, not ${version}`);
-  return { venv, venvPython };
+  return { venv, venvPython, sitePackages, layerDirs };
+}
+
+/**
+ * The layers an entry lists (envs.json `layers` of the entry), each `{name, pins}` with the pins of
+ * the layer's definition. The entry's lock must pin every package of each layer at the layer's
+ * version: fails loudly when it does not.
+ */
+function layerPins(entry, lock) {
+  const byName = new Map(lock.pins.map((p) => [normalize(p.split('==')[0]), p]));
+  return (entry.layers ?? []).map((name) => {
+    const def = MANIFEST.layers?.[name];
+    if (!def) fail(`envs.json: ${entry.lock} lists the layer "${name}", which envs.json \`layers\` does not define`);
+    const disagree = def.pins.filter((p) => byName.get(normalize(p.split('==')[0])) !== p)
+      .map((p) => `${p} (the lock: ${byName.get(normalize(p.split('==')[0])) ?? 'not pinned'})`);
+    if (disagree.length > 0) {
+      fail(`${entry.lock} does not pin what its layer "${name}" shares: ${disagree.join(', ')}. ` +
+        'Rewrite the lock with --lock (the layer\'s pins are constraints of its resolution), or give the entry a layer of its own pins.');
+    }
+    return { name, pins: [...def.pins].sort() };
+  }).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function layersKey(layers) {
+  return layers.length === 0 ? '' : `\nlayers:${layers.map((l) => layerDirName(l)).join(',')}`;
+}
+
+/** The directory name of a layer: its name and the hash of its pins (one directory per distinct set). */
+function layerDirName(l) {
+  return `${l.name}-${hash8(l.pins.join('\n'))}`;
+}
+
+/**
+ * A shared layer: its pins installed without dependencies into `<cache>/layers/<name>-<hash>/site-packages`
+ * (console scripts, which would name the base interpreter, are left out). Built once, like an environment.
+ */
+function layer(cache, python, l) {
+  const dir = path.join(cache, 'layers', layerDirName(l));
+  const { value, cached } = cachedOrBuilt(dir, () => {}, () => {
+    const started = Date.now();
+    const sitePackages = path.join(dir, 'site-packages');
+    const pins = path.join(dir, 'pins.txt');
+    fs.writeFileSync(pins, l.pins.join('\n') + '\n');
+    run(python.executable, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '--target', sitePackages, '-r', pins]);
+    fs.rmSync(path.join(sitePackages, 'bin'), { recursive: true, force: true });
+    process.stdout.write(`  layer ${path.basename(dir)}: built in ${Math.round((Date.now() - started) / 1000)} s (${dir})\n`);
+    return { name: l.name, dir, sitePackages, pins: l.pins };
+  });
+  if (cached) process.stdout.write(`  layer ${path.basename(dir)}: shared, built before (${dir})\n`);
+  return value;
+}
+
+/**
+ * Removes the layers no environment in the cache lists any more (each environment directory records its
+ * layers in `layers.json` before it asks for them). Nothing is removed while any environment or layer is
+ * being built: another run may be about to use a layer.
+ */
+function removeUnusedLayers(cache) {
+  const parent = path.join(cache, 'layers');
+  if (!fs.existsSync(parent)) return;
+  const envParents = [...Object.keys(SERVERS), 'tools'].map((p) => path.join(cache, p)).filter((p) => fs.existsSync(p));
+  const envDirs = envParents.flatMap((p) => fs.readdirSync(p).map((n) => path.join(p, n)));
+  if ([...envDirs, ...fs.readdirSync(parent)].some((d) => d.endsWith('.lock'))) return;
+  const used = new Set(envDirs.flatMap((d) => {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(d, 'layers.json'), 'utf8'));
+    } catch {
+      return [];
+    }
+  }));
+  for (const name of fs.readdirSync(parent)) {
+    if (/-[0-9a-f]{8}$/.test(name) && !used.has(name)) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
+}
+
+/** PEP 503 normalized project name. */
+function normalize(name) {
+  return name.replace(/[-_.]+/g, '-').toLowerCase();
 }
 
 /**
@@ -143,12 +279,13 @@ function lockedVenv(python, dir, lock, pkg, version) {
  */
 function toolEnv(cache, python, entry, registry) {
   const lock = readLock(entry.lock);
+  const layers = layerPins(entry, lock);
   const parent = path.join(cache, 'tools');
-  const dir = path.join(parent, `${entry.name}-${entry.version}-${hash8(lock.text)}`);
+  const dir = path.join(parent, `${entry.name}-${entry.version}-${hash8(lock.text + layersKey(layers))}`);
   const value = cachedOrBuilt(dir, () => reachable(registry), () => {
-    const { venv, venvPython } = lockedVenv(python, dir, lock, entry.package ?? entry.name, entry.version);
+    const { venv, venvPython, layerDirs } = lockedVenv(cache, python, dir, lock, layers, entry.package ?? entry.name, entry.version);
     for (const module of entry.imports ?? []) run(venvPython, ['-c', 'import importlib, sys; importlib.import_module(sys.argv[1])', module]);
-    return { name: entry.name, version: entry.version, dir, venv, python: venvPython, lock: keepLock(lock, dir) };
+    return { name: entry.name, version: entry.version, dir, venv, python: venvPython, layers: layerDirs, lock: keepLock(lock, dir) };
   });
   removeOlder(parent, dir, new RegExp(`^${escape(entry.name)}-[^-]+-[0-9a-f]{8}$`));
   return value;
@@ -250,7 +387,11 @@ function findPython() {
   return `no Python ${MANIFEST.python} found (tried ${tried.join(', ')}); install it or set KIC_PYTHON312`;
 }
 
-/** Rewrites the lock files from envs.json with `uv pip compile`, as of each entry's date: all, or those named after --lock. */
+/**
+ * Rewrites the lock files from envs.json with `uv pip compile`, as of each entry's time: all, or those
+ * named after --lock. The pins of the layers an entry lists are constraints of its resolution, so that
+ * the lock shares them.
+ */
 function writeLocks() {
   if (spawnSync('uv', ['--version']).status !== 0) fail('--lock needs uv on PATH (pip install uv)');
   const named = process.argv.slice(process.argv.indexOf('--lock') + 1);
@@ -261,11 +402,21 @@ function writeLocks() {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-lock-'));
     try {
       fs.writeFileSync(path.join(work, 'requirements.in'), entry.requirements.join('\n') + '\n');
+      const layers = (entry.layers ?? []).map((name) => {
+        if (!MANIFEST.layers?.[name]) fail(`envs.json: ${entry.lock} lists the layer "${name}", which envs.json \`layers\` does not define`);
+        return name;
+      });
+      // A layer's pins are constraints, each taken as of the layer's own time (they may be newer than the
+      // entry's release: ogx 1.1.3 shares torch 2.13.0, uploaded two weeks after it).
+      const constraints = layers.length === 0 ? [] : ['-c', path.join(work, 'constraints.txt'),
+        ...layers.flatMap((n) => MANIFEST.layers[n].pins.map((p) => ['--exclude-newer-package', `${p.split('==')[0]}=${MANIFEST.layers[n].resolvedAsOf}`]).flat())];
+      if (layers.length > 0) fs.writeFileSync(path.join(work, 'constraints.txt'), layers.flatMap((n) => MANIFEST.layers[n].pins).join('\n') + '\n');
       const out = path.join(work, 'lock.txt');
       run('uv', ['pip', 'compile', '--quiet', '--no-header', '--no-annotate', '--python-version', MANIFEST.python,
-        '--python-platform', MANIFEST.pythonPlatform, '--exclude-newer', entry.resolvedAsOf, '-o', out, path.join(work, 'requirements.in')]);
+        '--python-platform', MANIFEST.pythonPlatform, '--exclude-newer', entry.resolvedAsOf, ...constraints, '-o', out, path.join(work, 'requirements.in')]);
       const header = [
         `# The full closure of: ${entry.requirements.join(' ')}`,
+        ...(layers.length > 0 ? [`# with the pins of the layer${layers.length > 1 ? 's' : ''} ${layers.join(', ')} (envs.json \`layers\`, as of the layer's time) as constraints,`] : []),
         `# for CPython ${MANIFEST.python} on ${MANIFEST.pythonPlatform}, resolved as of ${entry.resolvedAsOf}.`,
         '# Written by `node scripts/test-setup/llama-stack-envs.mjs --lock` (uv pip compile) from envs.json; do not edit.',
       ];

@@ -26,7 +26,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'merge-config',
-    summary: 'Merge external providers into the Llama Stack config (run by the merge init container)',
+    summary: 'Merge external providers into the server config (run by the merge init container)',
     load: () => (require('./merge-config-command') as typeof import('./merge-config-command')).mergeConfigCommand,
   },
   {

@@ -4,15 +4,26 @@ import { ProblemCollector, ValidationError } from '../errors';
 import { LABEL_DOMAIN } from '../labels';
 import { checkDocumentFields } from './llama-stack-document-fields';
 import { MetadataFiles } from './metadata-files';
-import { distributionImage, LlamaStackWithProvidersProps, LlamaStackWithProviders } from '../llama-stack';
+import { LlamaStackWithProvidersProps, LlamaStackWithProviders } from '../llama-stack';
 import { LLAMA_STACK_PROPS } from '../llama-stack/props-shape';
-import { DEFAULT_LLAMA_STACK_VERSION, releaseOfImageTag } from '../run-config/releases';
+import { releaseOfImageTag } from '../run-config/releases';
 import { addWarning } from '../warnings';
 
 /**
- * The annotation naming the llama-stack release a document's distribution runs (`llamaStackVersion`).
- * The operator's CRD has no such field: it knows the release only from the distribution image's tag.
+ * The annotation naming the server release a document's distribution runs (`serverVersion`): an ogx
+ * or a llama-stack release. The operators' CRDs have no such field: they know the release only from
+ * the distribution image's tag.
  */
+export const SERVER_VERSION_ANNOTATION = `${LABEL_DOMAIN}/server-version`;
+
+/**
+ * The release a LlamaStackDistribution document runs when neither the annotation nor the image's tag
+ * names one: the last llama-stack line, which the llama-stack operator served. OGX (from 0.8) is
+ * served by the OGX operator's OGXServer.
+ */
+export const LLSD_SERVER_VERSION = '0.7';
+
+/** The old name of {@link SERVER_VERSION_ANNOTATION}, from before llama-stack was renamed OGX; still read, with a warning. */
 export const LLAMA_STACK_VERSION_ANNOTATION = `${LABEL_DOMAIN}/llama-stack-version`;
 
 /**
@@ -33,6 +44,7 @@ const FIELD_PREFIXES: ReadonlyArray<readonly [string, string]> = [
   ['name', 'metadata.name'],
   ['namespace', 'metadata.namespace'],
   ['labels', 'metadata.labels'],
+  ['serverVersion', `metadata.annotations.${SERVER_VERSION_ANNOTATION}`],
   ['llamaStackVersion', `metadata.annotations.${LLAMA_STACK_VERSION_ANNOTATION}`],
   ['kubernetesVersion', `metadata.annotations.${KUBERNETES_VERSION_ANNOTATION}`],
   ['replicas', 'spec.replicas'],
@@ -102,25 +114,31 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     }
   }
   const takeOver = operatorSelector(metadata?.annotations?.[OPERATOR_SELECTOR_ANNOTATION], problems);
+  const deprecations: string[] = [];
+  const annotated = releaseAnnotation(metadata?.annotations, problems, (m) => deprecations.push(m));
   const metadataFiles = new MetadataFiles(baseDir);
   const externalProviders = metadataFiles.read(server?.externalProviders, problems, documentField);
   problems.throwIfAny(label);
 
   const warn = (message: string) => addWarning(scope, message);
   untranslated.forEach(warn);
-  const llamaStackVersion = metadata?.annotations?.[LLAMA_STACK_VERSION_ANNOTATION];
-  const image = typeof server?.distribution === 'object' && server.distribution !== null ? distributionImage(server.distribution) : undefined;
-  if (llamaStackVersion === undefined && image !== undefined && releaseOfImageTag(image) === undefined && hasProviders(server?.externalProviders)) {
-    warn(`spec.server.distribution: the tag of ${image} does not say which llama-stack release it runs; the external providers are `
-      + `checked against ${DEFAULT_LLAMA_STACK_VERSION}. Name the release with the annotation ${LLAMA_STACK_VERSION_ANNOTATION} (e.g. "0.6"), `
-      + 'or use an image tagged with its llama-stack version.');
+  deprecations.forEach(warn);
+  const image = typeof server?.distribution?.image === 'string' ? server.distribution.image : undefined;
+  const tagged = image !== undefined && releaseOfImageTag(image) !== undefined;
+  // A document of the llama-stack operator's kind describes a llama-stack server: unless told otherwise,
+  // the last llama-stack line, not the newest ogx one (an OGXServer document is for that).
+  const serverVersion = annotated ?? (tagged ? undefined : LLSD_SERVER_VERSION);
+  if (annotated === undefined && image !== undefined && !tagged && hasProviders(server?.externalProviders)) {
+    warn(`spec.server.distribution: the tag of ${image} does not say which server release it runs; the pod is rendered for llama-stack `
+      + `${LLSD_SERVER_VERSION} and the external providers are checked against it. Name the release with the annotation `
+      + `${SERVER_VERSION_ANNOTATION} (e.g. "0.6", or "1.5" for ogx), or use an image tagged with its version.`);
   }
 
   const props: LlamaStackWithProvidersProps = {
     name: metadata!.name,
     namespace: metadata!.namespace,
     distribution: server!.distribution ?? {},
-    llamaStackVersion,
+    serverVersion,
     kubernetesVersion: metadata?.annotations?.[KUBERNETES_VERSION_ANNOTATION],
     replicas: spec!.replicas,
     port: containerSpec.port,
@@ -160,6 +178,26 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     }
     throw e;
   }
+}
+
+/**
+ * The server release the annotations name: `kube-inference.io/server-version`, or its old name
+ * `kube-inference.io/llama-stack-version` with a warning; both with different values are a problem.
+ */
+function releaseAnnotation(
+  annotations: Record<string, unknown> | undefined, problems: ProblemCollector, warn: (message: string) => void,
+): string | undefined {
+  const current = annotations?.[SERVER_VERSION_ANNOTATION] as string | undefined;
+  const old = annotations?.[LLAMA_STACK_VERSION_ANNOTATION] as string | undefined;
+  if (old === undefined) return current;
+  if (current !== undefined && current !== old) {
+    problems.add(`metadata.annotations.${LLAMA_STACK_VERSION_ANNOTATION}`, `is ${JSON.stringify(old)} while ${SERVER_VERSION_ANNOTATION} is `
+      + `${JSON.stringify(current)}: it is the old name of ${SERVER_VERSION_ANNOTATION}. Remove it.`);
+    return undefined;
+  }
+  warn(`metadata.annotations.${LLAMA_STACK_VERSION_ANNOTATION} is deprecated: llama-stack was renamed OGX, and ${SERVER_VERSION_ANNOTATION} `
+    + `names a release of either. Rename the annotation to ${SERVER_VERSION_ANNOTATION}.`);
+  return old;
 }
 
 /** The operator's `spec.network` as the construct's `network` (its `exposeRoute` is `expose`). */

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { Command, parseCommandArgs, UsageError } from './io';
+import { isRecord } from '../checks';
 import { BASE_CONFIG_DIR, MERGED_CONFIG_DIR, METADATA_DIR } from '../llama-stack/paths';
 import { RunConfigError } from '../run-config/errors';
 import { EXTRA_PROVIDERS_FILE } from '../run-config/external-providers';
@@ -7,47 +8,68 @@ import { describeFsError, readTextCapped, writeFilesAtomically } from '../run-co
 import { mergeRunConfig } from '../run-config/merge';
 import { formatMergeLog, MERGE_LOG_FILE } from '../run-config/merge-log';
 import { readExternalProviders } from '../run-config/metadata-dir';
-import { DEFAULT_LLAMA_STACK_VERSION, findRelease, knownReleasesText } from '../run-config/releases';
+import { droppedKeysWarning, generateOgxConfig } from '../run-config/ogx-configgen';
+import { DEFAULT_SERVER_VERSION, findRelease, knownReleasesText } from '../run-config/releases';
+import { renderYaml } from '../run-config/render';
 import { CONFIG_LIMITS } from '../run-config/safe-yaml';
+import { ServerTransport } from '../run-config/server-transport';
 
 /** Pod paths of the merge init container; the construct mounts the volumes there. */
 export const MERGE_CONFIG_DEFAULTS = {
   metadataDir: METADATA_DIR,
   baseConfigDir: BASE_CONFIG_DIR,
   outputDir: MERGED_CONFIG_DIR,
-  /** The release line the distribution runs; the construct passes its `llamaStackVersion`. */
-  llamaStackVersion: DEFAULT_LLAMA_STACK_VERSION,
+  /** The release line the distribution runs; the construct passes its `serverVersion`. */
+  serverVersion: DEFAULT_SERVER_VERSION,
 } as const;
 
-const USAGE = `Usage: kube-inference merge-config [--metadata-dir DIR] [--base-config FILE]
+const USAGE = `Usage: kube-inference merge-config [--metadata-dir DIR | --no-providers] [--base-config FILE]
                                    [--output-dir DIR] [--config-file-name NAME]
-                                   [--llama-stack-version VERSION]
+                                   [--server-version VERSION]
+                                   [--insecure | --tls-certfile FILE --tls-keyfile FILE [--tls-cafile FILE]]
+                                   [--declarative-config JSON]
 
-Assembles the Llama Stack config in the merge init container: reads each external provider's
+Assembles the server's config (OGX, formerly Llama Stack) in the merge init container: reads each external provider's
 lls-provider-spec.yaml and crd-config.yaml from DIR/<providerId>/, merges the providers into the
 base config (external providers replace base entries with the same provider_id, with a warning),
 and writes NAME, ${EXTRA_PROVIDERS_FILE} and ${MERGE_LOG_FILE} into the output directory.
 
   --metadata-dir DIR       default ${MERGE_CONFIG_DEFAULTS.metadataDir}
+  --no-providers           the pod has no external providers: no metadata directory is read, only the
+                           server settings below are merged
   --base-config FILE       default ${MERGE_CONFIG_DEFAULTS.baseConfigDir}/<config-file-name>
   --output-dir DIR         default ${MERGE_CONFIG_DEFAULTS.outputDir}
   --config-file-name NAME  name of the merged config; default that of the release: config.yaml
                            (llama-stack >= 0.4) or run.yaml (older distributions)
-  --llama-stack-version VERSION
-                           the llama-stack release the distribution runs (${knownReleasesText()},
-                           or a full version such as 0.7.3), default ${MERGE_CONFIG_DEFAULTS.llamaStackVersion}: the APIs
-                           the providers and the base config may name
+  --server-version VERSION the ogx or llama-stack release the distribution runs (${knownReleasesText()},
+                           or a full version such as 1.5.0), default ${MERGE_CONFIG_DEFAULTS.serverVersion}: the APIs
+                           the providers and the base config may name (--llama-stack-version is its old name)
+  --insecure               the pod serves plain HTTP: write server.insecure: true (ogx 1.2 and later refuse to start
+                           without TLS otherwise; earlier releases ignore the key); refused when the base config sets TLS
+  --tls-certfile FILE, --tls-keyfile FILE, --tls-cafile FILE
+                           the pod serves TLS with these files: write server.tls_certfile, tls_keyfile (and tls_cafile,
+                           for client certificates); refused when the base config names other files
+  --declarative-config JSON
+                           the declarative fields of an OGXServer spec (providers, resources, storage, disabledAPIs,
+                           network.port): first generate the config from them over the base config, as the OGX
+                           operator's config generator does (ogx releases only)
 
 Exit status: 0 when the outputs were written; 1 on any error, reported on standard error with the
 provider id, image, cause and fix, and nothing written; 2 on bad usage.
 `;
 
 interface MergeConfigOptions {
-  readonly metadataDir: string;
+  /** Undefined with --no-providers. */
+  readonly metadataDir?: string;
   readonly baseConfig: string;
   readonly outputDir: string;
   readonly configFileName: string;
-  readonly llamaStackVersion: string;
+  readonly serverVersion: string;
+  readonly transport?: ServerTransport;
+  /** The OGXServer spec whose declarative config is generated over the base config first. */
+  readonly declarativeConfig?: Record<string, unknown>;
+  /** Warnings about the command line itself (a deprecated flag). */
+  readonly usageWarnings: readonly string[];
 }
 
 /** File names the command writes besides the config; the config may not take one of them. */
@@ -58,13 +80,21 @@ export const mergeConfigCommand: Command = {
   usage: USAGE,
   run: async (args, io) => {
     const options = parseOptions(args, io.cwd);
+    options.usageWarnings.forEach((w) => io.stderr(`warning: ${w}\n`));
     try {
-      const providers = readExternalProviders(options.metadataDir);
-      const baseText = readBaseConfig(options.baseConfig, options.configFileName);
-      const result = mergeRunConfig(baseText, providers, { baseConfigSource: options.baseConfig, llamaStackVersion: options.llamaStackVersion });
+      const providers = options.metadataDir === undefined ? [] : readExternalProviders(options.metadataDir);
+      const read = readBaseConfig(options.baseConfig, options.configFileName);
+      const generated = options.declarativeConfig === undefined ? undefined
+        : generateOgxConfig(options.declarativeConfig, read, { baseConfigSource: options.baseConfig });
+      if (generated !== undefined && generated.droppedBaseKeys.length > 0) io.stderr(`warning: ${droppedKeysWarning(generated.droppedBaseKeys)}\n`);
+      const baseText = generated === undefined ? read : renderYaml(generated.config);
+      const result = mergeRunConfig(baseText, providers, {
+        baseConfigSource: options.baseConfig, serverVersion: options.serverVersion, transport: options.transport,
+      });
       const names = [options.configFileName, EXTRA_PROVIDERS_FILE, MERGE_LOG_FILE];
       const log = formatMergeLog(result, {
-        baseConfig: options.baseConfig,
+        baseConfig: generated === undefined ? options.baseConfig
+          : `${options.baseConfig}, with the OGXServer's declarative config generated over it (${generated.providerCount} providers, ${generated.resourceCount} models)`,
         metadataDir: options.metadataDir,
         outputs: names.map((n) => path.join(options.outputDir, n)),
       });
@@ -95,10 +125,17 @@ function parseOptions(args: string[], cwd: string): MergeConfigOptions {
     strict: true,
     options: {
       'metadata-dir': { type: 'string' },
+      'no-providers': { type: 'boolean' },
       'base-config': { type: 'string' },
       'output-dir': { type: 'string' },
       'config-file-name': { type: 'string' },
+      'server-version': { type: 'string' },
       'llama-stack-version': { type: 'string' },
+      'insecure': { type: 'boolean' },
+      'tls-certfile': { type: 'string' },
+      'tls-keyfile': { type: 'string' },
+      'tls-cafile': { type: 'string' },
+      'declarative-config': { type: 'string' },
     },
   });
   if (positionals.length > 0) {
@@ -107,11 +144,21 @@ function parseOptions(args: string[], cwd: string): MergeConfigOptions {
   for (const [flag, value] of Object.entries(values)) {
     if (value === '') throw new UsageError(`--${flag} needs a non-empty value`);
   }
-  const llamaStackVersion = values['llama-stack-version'] ?? MERGE_CONFIG_DEFAULTS.llamaStackVersion;
-  const release = findRelease(llamaStackVersion);
+  if (values['no-providers'] && values['metadata-dir'] !== undefined) {
+    throw new UsageError('--no-providers and --metadata-dir contradict each other: give one of them');
+  }
+  const usageWarnings: string[] = [];
+  const oldFlag = values['llama-stack-version'];
+  if (oldFlag !== undefined && values['server-version'] !== undefined && oldFlag !== values['server-version']) {
+    throw new UsageError(`--llama-stack-version is the old name of --server-version; give one of them, not '${oldFlag}' and '${values['server-version']}'`);
+  }
+  if (oldFlag !== undefined) usageWarnings.push('--llama-stack-version is deprecated: llama-stack was renamed OGX; use --server-version');
+  const flag = values['server-version'] !== undefined || oldFlag === undefined ? '--server-version' : '--llama-stack-version';
+  const serverVersion = values['server-version'] ?? oldFlag ?? MERGE_CONFIG_DEFAULTS.serverVersion;
+  const release = findRelease(serverVersion);
   if (release === undefined) {
-    throw new UsageError(`--llama-stack-version must name a llama-stack release: ${knownReleasesText()} `
-      + `(or a full version such as 0.7.3); found '${llamaStackVersion}'`);
+    throw new UsageError(`${flag} must name an ogx or llama-stack release: ${knownReleasesText()} `
+      + `(or a full version such as 1.5.0); found '${serverVersion}'`);
   }
   const configFileName = values['config-file-name'] ?? release.configFileName;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(configFileName) || RESERVED_NAMES.includes(configFileName)) {
@@ -119,12 +166,48 @@ function parseOptions(args: string[], cwd: string): MergeConfigOptions {
       + `other than ${RESERVED_NAMES.join(' and ')}; found '${configFileName}'`);
   }
   return {
-    metadataDir: path.resolve(cwd, values['metadata-dir'] ?? MERGE_CONFIG_DEFAULTS.metadataDir),
+    metadataDir: values['no-providers'] ? undefined : path.resolve(cwd, values['metadata-dir'] ?? MERGE_CONFIG_DEFAULTS.metadataDir),
     baseConfig: path.resolve(cwd, values['base-config'] ?? path.posix.join(MERGE_CONFIG_DEFAULTS.baseConfigDir, configFileName)),
     outputDir: path.resolve(cwd, values['output-dir'] ?? MERGE_CONFIG_DEFAULTS.outputDir),
     configFileName,
-    llamaStackVersion: release.version,
+    serverVersion: release.version,
+    transport: transportOf(values),
+    declarativeConfig: declarativeConfigOf(values['declarative-config'], release.project),
+    usageWarnings,
   };
+}
+
+/** The OGXServer spec of --declarative-config: a JSON object, for an ogx release. */
+function declarativeConfigOf(json: string | undefined, project: string): Record<string, unknown> | undefined {
+  if (json === undefined) return undefined;
+  if (project !== 'ogx') throw new UsageError('--declarative-config generates the OGX operator\'s config, for ogx releases: give --server-version an ogx release');
+  let spec: unknown;
+  try {
+    spec = JSON.parse(json);
+  } catch (e) {
+    throw new UsageError(`--declarative-config must be the OGXServer spec as JSON: ${(e as Error).message}`);
+  }
+  if (!isRecord(spec)) throw new UsageError('--declarative-config must be a JSON object: the OGXServer spec\'s declarative fields');
+  return spec;
+}
+
+/** The transport the flags name: `--insecure`, or the TLS files (certificate and key both). */
+function transportOf(values: Record<string, string | boolean | undefined>): ServerTransport | undefined {
+  const [cert, key, ca] = (['tls-certfile', 'tls-keyfile', 'tls-cafile'] as const).map((f) => values[f] as string | undefined);
+  if (values.insecure) {
+    if (cert ?? key ?? ca) throw new UsageError('--insecure (plain HTTP) and --tls-* (TLS) contradict each other: give one of them');
+    return 'insecure';
+  }
+  if (cert === undefined && key === undefined) {
+    if (ca !== undefined) throw new UsageError('--tls-cafile needs --tls-certfile and --tls-keyfile: client certificates need a server certificate');
+    return undefined;
+  }
+  if (cert === undefined || key === undefined) throw new UsageError('--tls-certfile and --tls-keyfile go together: give both');
+  // The server reads them in the pod: absolute paths, as written.
+  for (const [flag, file] of [['--tls-certfile', cert], ['--tls-keyfile', key], ['--tls-cafile', ca]] as const) {
+    if (file !== undefined && !path.isAbsolute(file)) throw new UsageError(`${flag} must be an absolute path in the server container; found '${file}'`);
+  }
+  return { certFile: cert, keyFile: key, ...(ca !== undefined ? { caFile: ca } : {}) };
 }
 
 function readBaseConfig(file: string, configFileName: string): string {

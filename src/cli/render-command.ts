@@ -5,7 +5,7 @@ import { apiGroupOf, DNS1123_LABEL } from '../checks';
 import { ValidationError } from '../errors';
 import { describeFsError, writeFilesAtomically } from '../run-config/files';
 import { synthesizeObjects } from '../synth';
-import { LLSD_API_VERSION, MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND } from './document-kinds';
+import { LLSD_API_VERSION, MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND, OGX_SERVER_API_VERSION, OGX_SERVER_KIND } from './document-kinds';
 import { MANIFEST_LIMITS, readInputs } from './inputs';
 import { CliIo, Command, parseCommandArgs } from './io';
 import { closest } from '../suggest';
@@ -14,8 +14,12 @@ import { closest } from '../suggest';
 interface DocumentRenderer {
   readonly kind: string;
   readonly apiVersions: readonly string[];
-  /** Renders one document; `baseDir` is where relative paths in it point (its file's directory). */
-  readonly render: (scope: Construct, doc: Record<string, any>, label: string, baseDir: string) => void;
+  /**
+   * Renders one document; `baseDir` is where relative paths in it point (its file's directory). The
+   * other objects of the input are in the same cdk8s app (a ConfigMap the document names is found there).
+   * May return how the constructs' warnings about this document read for its reader, over `warning`.
+   */
+  readonly render: (scope: Construct, doc: Record<string, any>, label: string, baseDir: string) => ((message: string) => string) | void;
   /** A warning of the constructs as the document's reader needs it (naming the document's fields). */
   readonly warning?: (message: string) => string;
 }
@@ -29,21 +33,29 @@ const RENDERERS: readonly DocumentRenderer[] = [
     warning: (m) => (require('./llama-stack-document') as typeof import('./llama-stack-document')).documentWarning(m),
   },
   {
+    kind: OGX_SERVER_KIND,
+    apiVersions: [OGX_SERVER_API_VERSION],
+    render: (...a) => (require('./ogx-server-document') as typeof import('./ogx-server-document')).renderOgxServerDocument(...a),
+  },
+  {
     kind: MODEL_DEPLOYMENT_KIND,
     apiVersions: MODEL_DEPLOYMENT_API_VERSIONS,
-    render: (scope, doc, label) => (require('../model-deployment/document') as typeof import('../model-deployment/document'))
-      .renderModelDeploymentDocument(scope, doc, label),
+    render: (scope, doc, label) => {
+      (require('../model-deployment/document') as typeof import('../model-deployment/document')).renderModelDeploymentDocument(scope, doc, label);
+    },
   },
 ];
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const USAGE = `Usage: kube-inference render [FILE ...] [-o DIR]
 
-Renders LlamaStackDistribution (${LLSD_API_VERSION}) and ModelDeployment
+Renders LlamaStackDistribution (${LLSD_API_VERSION}), OGXServer (${OGX_SERVER_API_VERSION}, the
+OGX operator's, checked against its CRD first) and ModelDeployment
 (${MODEL_DEPLOYMENT_API_VERSIONS.join(', ')}) documents into Kubernetes manifests,
 through the same constructs a cdk8s or Pulumi program uses. Other Kubernetes objects in the
 input (a ConfigMap beside the document that uses it) pass through unchanged, and a ConfigMap the
-pods read is hashed into their template, so that changing it rolls them.
+pods read is hashed into their template, so that changing it rolls them. An OGXServer's
+spec.baseConfig ConfigMap given in the input is read: the config is generated at render time.
 
   FILE        multi-document YAML input; '-' (or no FILE) reads standard input
   -o, --output-dir DIR
@@ -109,9 +121,12 @@ async function render(args: string[], io: CliIo, maxOutputBytes: number): Promis
       manifests = [doc];
     } else {
       let result;
+      let warning = renderer.warning;
       try {
         const baseDir = input.source === '<stdin>' ? io.cwd : dirname(resolve(io.cwd, input.source));
-        result = synthesizeObjects(namespace, (scope) => renderer.render(scope, doc, label, baseDir), neighbours);
+        result = synthesizeObjects(namespace, (scope) => {
+          warning = renderer.render(scope, doc, label, baseDir) ?? warning;
+        }, neighbours);
       } catch (e) {
         if (e instanceof ValidationError) {
           errors.push(e.message);
@@ -119,7 +134,7 @@ async function render(args: string[], io: CliIo, maxOutputBytes: number): Promis
         }
         throw e;
       }
-      warnings.push(...result.warnings.map((w) => `warning: ${label}: ${renderer.warning?.(w) ?? w}\n`));
+      warnings.push(...result.warnings.map((w) => `warning: ${label}: ${warning?.(w) ?? w}\n`));
       manifests = result.manifests;
     }
     errors.push(...claimObjects(owners, manifests, label, namespace));
@@ -164,11 +179,8 @@ function passThroughProblem(doc: any): string | undefined {
   if (doc?.apiVersion === 'llamastack.io/v1alpha2') {
     return `unsupported document: llamastack.io/v1alpha2 exists only in pull request #253 of the llama-stack operator, which was not merged; write the document as ${LLSD_API_VERSION} (${found}).`;
   }
-  if (doc?.kind === 'OGXServer') {
-    return `unsupported document: OGXServer is the kind of the llama-stack operator since it became OGX (ogx-ai/ogx-k8s-operator), which render does not read; write the server as a LlamaStackDistribution ${LLSD_API_VERSION} (${found}).`;
-  }
   const group = typeof doc?.apiVersion === 'string' ? apiGroupOf(doc.apiVersion) : undefined;
-  const ours = RENDERERS.some((r) => r.kind === doc?.kind) || group === apiGroupOf(LLSD_API_VERSION);
+  const ours = RENDERERS.some((r) => r.kind === doc?.kind) || [LLSD_API_VERSION, OGX_SERVER_API_VERSION].some((v) => group === apiGroupOf(v));
   const near = typeof doc?.kind === 'string' ? closest(doc.kind, RENDERERS.map((r) => r.kind)) : undefined;
   if (ours || near !== undefined) {
     return `unsupported document: ${expected}; ${found}${near !== undefined && near !== doc.kind ? ` (did you mean kind ${near}?)` : ''}.`;

@@ -16,7 +16,8 @@ Offline (the default): built-in kinds as the API server of the target Kubernetes
 against its OpenAPI schema (unknown fields and wrong types are errors, as under kubectl's strict
 field validation) and its own checks that no schema expresses (names and label syntax, duplicate
 names, mounts of missing volumes, selectors that miss their template, ranges); custom resources
-against the vendored KAITO, Dynamo, KubeRay and OpenShift Route CRDs and any CRD given with --crd.
+against the vendored KAITO, Dynamo, KubeRay, OGX (OGXServer) and OpenShift Route CRDs and any CRD
+given with --crd.
 
   FILE|DIR               multi-document YAML; a directory means every *.yaml/*.yml below it;
                          '-' (or nothing) reads standard input; the items of a List are validated each

@@ -1,13 +1,16 @@
+import { DEFAULT_SERVER_VERSION, distributionImageOf, findRelease, ServerRelease } from '../run-config/releases';
+
+/** The release line whose images the bare {@link DISTRIBUTION_IMAGES} map names: the default one. */
+const DEFAULT_RELEASE = findRelease(DEFAULT_SERVER_VERSION)!;
+
 /**
- * Named Llama Stack distributions and their images (as the upstream operator maps them).
- * A distribution can always be given by image instead.
+ * The named distributions of the default server release (the newest OGX line) and their images,
+ * `docker.io/ogxai/distribution-<name>:<version>`. Each release line has its own
+ * (`SERVER_RELEASES[i].images`); a distribution can always be given by image instead.
  */
-export const DISTRIBUTION_IMAGES: Readonly<Record<string, string>> = {
-  'starter': 'docker.io/llamastack/distribution-starter:latest',
-  'remote-vllm': 'docker.io/llamastack/distribution-remote-vllm:latest',
-  'meta-reference-gpu': 'docker.io/llamastack/distribution-meta-reference-gpu:latest',
-  'postgres-demo': 'docker.io/llamastack/distribution-postgres-demo:latest',
-};
+export const DISTRIBUTION_IMAGES: Readonly<Record<string, string>> = Object.fromEntries(
+  DEFAULT_RELEASE.images.distributions.map((name) => [name, distributionImageOf(DEFAULT_RELEASE, name)!]),
+);
 
 /**
  * Where distribution images keep their built-in config, searched in order. Upstream renamed
@@ -21,11 +24,14 @@ export const DEFAULT_DISTRIBUTION_CONFIG_PATHS: readonly string[] = [
   '/app/run.yaml',
 ];
 
-/** The Llama Stack distribution to run: exactly one of `name` or `image`. */
+/** The distribution to run: exactly one of `name` or `image`. */
 export interface Distribution {
   /**
-   * A named distribution: `starter`, `remote-vllm`, `meta-reference-gpu` or `postgres-demo`,
-   * mapped to `docker.io/llamastack/distribution-<name>:latest`.
+   * A named distribution, mapped to upstream's image of the server release (`serverVersion`):
+   * `docker.io/ogxai/distribution-<name>:<version>` for OGX (`starter`, `postgres-demo`, `nvidia`,
+   * `oci`, `open-benchmark`, `watsonx`), `docker.io/llamastack/distribution-<name>:<version>` for
+   * llama-stack (`starter`, `remote-vllm`, `meta-reference-gpu`, `postgres-demo`), tagged with the
+   * newest patch release this library verified.
    * @default - none; give `image` instead
    */
   readonly name?: string;
@@ -36,12 +42,14 @@ export interface Distribution {
   readonly image?: string;
 }
 
-/** The image of a distribution, or undefined when it names no known distribution. */
-export function distributionImage(distribution: Distribution): string | undefined {
+/**
+ * The image of a distribution in a server release (by default the newest OGX line), or undefined when
+ * it names no distribution the release publishes.
+ */
+export function distributionImage(distribution: Distribution, release: ServerRelease = DEFAULT_RELEASE): string | undefined {
   if (distribution.image !== undefined) {
     return distribution.image;
   }
-  // Own keys only: a name such as `constructor` must not find Object.prototype's.
   const name = distribution.name;
-  return name !== undefined && Object.prototype.hasOwnProperty.call(DISTRIBUTION_IMAGES, name) ? DISTRIBUTION_IMAGES[name] : undefined;
+  return name !== undefined ? distributionImageOf(release, name) : undefined;
 }

@@ -91,7 +91,7 @@ export interface ExternalProvider {
 
 /**
  * External providers organised by the API they serve. Which sections a distribution accepts depends
- * on its llama-stack release (`llamaStackVersion`); a provider in a section the release does not have
+ * on its server release (`serverVersion`); a provider in a section the release does not have
  * fails synth. Providers are installed and merged in section order (as listed here), then list order.
  */
 export interface ExternalProviders {

@@ -1,5 +1,6 @@
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import { servesTls } from './server-process';
+import type { ServerRelease } from '../run-config/releases';
 
 /**
  * How the kubelet checks the server:
@@ -16,19 +17,21 @@ export type HealthCheck = 'http' | 'https' | 'tcp';
 export const HEALTH_CHECKS = Object.keys({ http: 0, https: 0, tcp: 0 } satisfies Record<HealthCheck, 0>) as readonly HealthCheck[];
 
 /**
- * The check a config's `server` section asks for: `tcp` with a quota, `https` with TLS, else `http`.
- * Undefined when the config is not known at synth time (a ConfigMap of the cluster).
+ * The check a config's `server` section asks for: `tcp` with a quota the release reads (llama-stack,
+ * ogx 0.8; a TCP check works for a TLS server too), `https` with TLS (the config's own, or the
+ * construct's `tls`), else `http`. Undefined when the config is not known at synth time (a ConfigMap
+ * of the cluster) and the construct serves no TLS.
  */
-export function healthCheckOf(server: Record<string, unknown> | undefined): HealthCheck | undefined {
-  if (server === undefined) return undefined;
-  if (server.quota !== undefined && server.quota !== null) return 'tcp';
-  return servesTls(server) ? 'https' : 'http';
+export function healthCheckOf(server: Record<string, unknown> | undefined, release?: ServerRelease, tls = false): HealthCheck | undefined {
+  if (server === undefined) return tls ? 'https' : undefined;
+  if (server.quota !== undefined && server.quota !== null && !release?.removedServerKeys.includes('quota')) return 'tcp';
+  return tls || servesTls(server) ? 'https' : 'http';
 }
 
-/** A probe of the server port by that check. */
-export function serverProbe(check: HealthCheck, periodSeconds: number, failureThreshold: number): IProbe {
+/** A probe of the server port (by its name) by that check. */
+export function serverProbe(check: HealthCheck, port: string, periodSeconds: number, failureThreshold: number): IProbe {
   const action: IProbe = check === 'tcp'
-    ? { tcpSocket: { port: 'http' } }
-    : { httpGet: { path: '/v1/health', port: 'http', ...(check === 'https' ? { scheme: 'HTTPS' } : {}) } };
+    ? { tcpSocket: { port } }
+    : { httpGet: { path: '/v1/health', port, ...(check === 'https' ? { scheme: 'HTTPS' } : {}) } };
   return { ...action, periodSeconds, failureThreshold, timeoutSeconds: 5 };
 }

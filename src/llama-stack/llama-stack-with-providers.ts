@@ -16,10 +16,15 @@ import { defaultMergeImage } from '../run-config/merge-image';
 import { addWarning } from '../warnings';
 import { DEFAULT_DISTRIBUTION_CONFIG_PATHS, Distribution } from './distribution';
 import { ExternalProviders, ImagePullPolicy } from './external-providers';
-import { HealthCheck, healthCheckOf } from './health-check';
-import { ingressSpec, networkPolicySpec, routeSpec } from './network';
-import { AutoscalingOptions, CaBundleOptions, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, StorageOptions, UserConfig } from './options';
-import { checkUserVolumes, containerSecurityContext, initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, sidecars, volumes, VOLUMES } from './pod';
+import { HealthCheck } from './health-check';
+import { HTTPS_BACKEND_ANNOTATIONS, ingressSpec, networkPolicySpec, routeSpec } from './network';
+import {
+  AutoscalingOptions, CaBundleOptions, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, ServerTlsOptions, StorageOptions, UserConfig,
+} from './options';
+import {
+  checkUserVolumes, containerSecurityContext, initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, serverPortName,
+  sidecars, volumes, VOLUMES,
+} from './pod';
 import { defineProviderService } from './provider-service';
 import { kubernetesMinorOf, NATIVE_SIDECARS_SINCE } from './provider-sidecar';
 import { autoscalerSpec, disruptionBudgetSpec, podPlacement } from './scaling';
@@ -45,14 +50,22 @@ export interface LlamaStackWithProvidersProps {
    * @default - only the standard `app.kubernetes.io/*` labels
    */
   readonly labels?: { [key: string]: string };
-  /** The Llama Stack distribution to run: a named distribution or an image. */
+  /** The distribution to run (OGX, formerly Llama Stack): a named distribution or an image. */
   readonly distribution: Distribution;
   /**
-   * The llama-stack release the distribution runs: a release line such as `'0.7'`, or a full
-   * version such as `'0.7.3'`, from 0.2 to 0.7. It decides which `externalProviders` sections and
-   * config APIs are accepted (0.7 renamed `agents` to `responses` and removed `post_training`),
-   * the default `configFileName`, and is passed to the merge step.
-   * @default - the release the distribution image's tag names (`...:0.6.1` → 0.6), otherwise '0.7'
+   * The server release the distribution runs: an ogx line (`'1.5'`, `'1.1'`, … `'0.8'`) or a
+   * llama-stack one (`'0.7'` … `'0.2'`), or a full version such as `'1.5.0'`. It decides how the pod
+   * starts the server (`ogx run` or `llama stack run`, `OGX_*` or `LLAMA_STACK_*`, `--insecure` from
+   * ogx 1.2), which `externalProviders` sections and config APIs are accepted (ogx 1.0 removed
+   * `safety`, llama-stack 0.7 renamed `agents` to `responses`), the image of a named distribution, the
+   * default `configFileName` and storage path, and is passed to the merge step.
+   * @default - the release the distribution image's tag names (`...:1.1.3` → 1.1), otherwise '1.5'
+   */
+  readonly serverVersion?: string;
+  /**
+   * The old name of `serverVersion`, from before llama-stack was renamed OGX.
+   * @deprecated Use `serverVersion`.
+   * @default - `serverVersion`
    */
   readonly llamaStackVersion?: string;
   /**
@@ -83,29 +96,31 @@ export interface LlamaStackWithProvidersProps {
    */
   readonly resources?: ResourceRequirements;
   /**
-   * Uvicorn worker processes of the server (the operator's `server.workers`), from llama-stack 0.3:
-   * the server starts as the operator starts it, `uvicorn llama_stack.core.server.server:create_app
-   * --factory --workers <n>`, and `resources` default to the operator's (one CPU per worker). That
-   * start does not read the config's `server.tls_*` or `server.workers`: for TLS, set
-   * `server.workers` in the config instead.
-   * @default - one server process, `llama stack run` (the config's `server.workers` apply)
+   * Worker processes of the server (the operators' `workers`), and `resources` default to the
+   * operators' (one CPU per worker). From ogx 1.2 the run command starts them itself (`OGX_WORKERS`),
+   * TLS included. From llama-stack 0.3 to ogx 1.1 the server starts as the llama-stack operator starts
+   * it, `uvicorn <package>.core.server.server:create_app --factory --workers <n>`; that start does not
+   * read the config's `server.tls_*` or `server.workers`: for TLS there, set `server.workers` in the
+   * config instead.
+   * @default - one server process (the config's `server.workers` apply)
    */
   readonly workers?: number;
   /**
-   * Name of the server container (the operator's `containerSpec.name`).
-   * @default 'llama-stack'
+   * Name of the server container (the operators' `containerSpec.name`).
+   * @default - 'ogx' for an ogx release (as the OGX operator names it), 'llama-stack' for llama-stack
    */
   readonly containerName?: string;
   /**
    * The server container's command (the operator's `containerSpec.command`), replacing how the
-   * construct starts the server: `LLAMA_STACK_CONFIG` names the config it prepared, and the
-   * providers' preflight check does not run.
+   * construct starts the server: `OGX_CONFIG` (`LLAMA_STACK_CONFIG` for llama-stack) names the
+   * config it prepared, and the providers' preflight check does not run.
    * @default - the server is started with the prepared config (through opentelemetry-instrument when an `OTEL_*` variable is set)
    */
   readonly command?: string[];
   /**
    * The server container's args (the operator's `containerSpec.args`): arguments of the server
-   * command (`llama stack run <config>`, or the uvicorn command with `workers`), or of `command`.
+   * command (`ogx run <config>`, `llama stack run <config>`, or the uvicorn command with `workers`),
+   * or of `command`.
    * @default - none
    */
   readonly args?: string[];
@@ -122,8 +137,8 @@ export interface LlamaStackWithProvidersProps {
   readonly userConfig?: UserConfig;
   /**
    * File name of the config the server runs with (and of the base config the merge reads).
-   * llama-stack ≥ 0.4 calls it `config.yaml`, earlier versions `run.yaml`.
-   * @default - that of the release (`llamaStackVersion`): 'config.yaml' from 0.4, 'run.yaml' before
+   * ogx and llama-stack ≥ 0.4 call it `config.yaml`, earlier versions `run.yaml`.
+   * @default - that of the release (`serverVersion`): 'config.yaml' from 0.4, 'run.yaml' before
    */
   readonly configFileName?: string;
   /**
@@ -137,11 +152,11 @@ export interface LlamaStackWithProvidersProps {
   readonly distributionConfigPaths?: string[];
   /**
    * Storage for the server's state directory.
-   * @default - an emptyDir mounted at `/.llama`
+   * @default - an emptyDir mounted at `/.ogx` (`/.llama` for llama-stack)
    */
   readonly storage?: StorageOptions;
   /**
-   * Select the pods as the llama-stack operator does (`app: llama-stack` and
+   * Select the pods as the operator of the release does (`app: ogx`, or `app: llama-stack`, and
    * `app.kubernetes.io/instance: <name>`), so that the rendered Deployment can replace, in place, one
    * the operator created: a Deployment's selector cannot be changed. Give `name` the operator's
    * resource name; the Service's name, `<name>-service`, is the operator's already.
@@ -201,10 +216,40 @@ export interface LlamaStackWithProvidersProps {
   /**
    * How the kubelet checks the server (startup, readiness and liveness probes): `http` (GET
    * `/v1/health`), `https` (the same over TLS) or `tcp` (a connection only: with a request quota,
-   * llama-stack counts health checks against it).
-   * @default - from the config when it is given inline: `tcp` with `server.quota`, `https` with `server.tls_certfile`, else `http`
+   * llama-stack up to ogx 0.8 counts health checks against it; TLS servers included). `https` without
+   * `tls` says that the config serves TLS itself (`server.tls_certfile`): the construct leaves its
+   * `server` section as it is.
+   * @default - from the config when it is given inline: `tcp` with a `server.quota` the release reads; else `https` with
+   * `tls` or `server.tls_certfile`; else `http`
    */
   readonly healthCheck?: HealthCheck;
+  /**
+   * The server's own TLS: a Secret with its certificate and key, mounted and named in the config.
+   * Without it the pod serves plain HTTP inside the cluster, as the operators' pods do: the config
+   * says `server.insecure: true` (ogx 1.2 and later refuse to start without TLS otherwise), and
+   * `network.allowedFrom` limits who reaches it.
+   * @default - plain HTTP
+   */
+  readonly tls?: ServerTlsOptions;
+  /**
+   * The OGX operator's declarative config: the `providers`, `resources`, `storage`, `disabledAPIs`,
+   * `distribution` and `network.port` fields of an `ogx.io/v1beta1` OGXServer spec (checked against its
+   * CRD at synth; `network.port` must be `port`), generated into the server's config
+   * as the operator's config generator (ogx-k8s-operator v0.14.0) generates it: over `userConfig` (the
+   * operator's `baseConfig`) at synth time when it is given inline, else in the pod, by the merge step,
+   * over the ConfigMap's or the image's own config. The Secrets it references reach the server as the
+   * operator's `OGX_<ID>_<FIELD>` variables. ogx releases only.
+   * @default - none: the config as given
+   */
+  readonly declarativeConfig?: { [key: string]: any };
+  /**
+   * Serve the server's Prometheus metrics (ogx 1.2 and later, `OGX_METRICS_ENDPOINT_ENABLED`) on this
+   * port of the pod, named `metrics` on the container and the Service, as the OGX operator's
+   * `monitoring` does (its default port is 9464). Each worker process of ogx ≤ 1.5 binds the port
+   * itself, so it cannot be combined with more than one worker.
+   * @default - no metrics endpoint
+   */
+  readonly metricsPort?: number;
   /**
    * How long a stopping pod may take to finish its requests before it is killed.
    * @default - Kubernetes' default (30 seconds)
@@ -307,10 +352,13 @@ export class LlamaStackWithProviders extends Construct {
     this.port = props.port ?? 8321;
     this.serviceName = `${this.name}-service`;
     const configFileName = validated.configFileName;
-    // The operator selects its pods by `app: llama-stack` and the instance; a Deployment's selector is
-    // immutable, so taking over the operator's Deployment in place needs the same one.
+    const release = validated.release!;
+    // The operator selects its pods by `app: ogx` (`app: llama-stack` before the rename) and the
+    // instance; a Deployment's selector is immutable, so taking over the operator's Deployment in place
+    // needs the same one. Our own selector keeps `llama-stack` whatever the release, so that a server
+    // moved from llama-stack to ogx is rolled in place.
     const selector: Record<string, string> = props.operatorSelector
-      ? { 'app': 'llama-stack', 'app.kubernetes.io/instance': this.name }
+      ? { 'app': release.project, 'app.kubernetes.io/instance': this.name }
       : { 'app.kubernetes.io/name': 'llama-stack', 'app.kubernetes.io/instance': this.name };
     const labels = { ...(props.labels ?? {}), ...standardLabels('llama-stack', this.name, 'server'), ...selector };
     const metadata = (name: string) => ({ name, namespace: props.namespace, labels });
@@ -332,19 +380,25 @@ export class LlamaStackWithProviders extends Construct {
       // A changed config must roll the pods: a ConfigMap edit alone does not restart them.
       podAnnotations[`${LABEL_DOMAIN}/config-hash`] = sha256(data[configFileName]);
     }
-    this.mergedAtSynthTime = validated.synthTimeConfig !== undefined;
+    this.mergedAtSynthTime = validated.synthTimeConfig?.mergedProviders ?? false;
+    const providersLeft = validated.providers.length > 0 && !this.mergedAtSynthTime;
+    // The merge runs in the pod for providers whose metadata only the images hold, and for what must be
+    // written into a config only the pod sees (a ConfigMap of the cluster, the image's own): the
+    // server's certificate, the OGX operator's declarative config.
+    const configSeenInPodOnly = validated.inlineConfigText === undefined;
+    const mergeInPod = providersLeft || (configSeenInPodOnly && (typeof validated.transport === 'object' || validated.declarative?.inPod !== undefined));
 
     // The init scripts are reviewable text in their own ConfigMap; their hash rolls the pods when
     // a new library version changes them.
     const scriptsConfigMap = `${this.name}-init-scripts`;
-    if (validated.providers.length > 0) {
+    if (validated.providers.length > 0 || (mergeInPod && configMap === undefined)) {
       const data = initScripts();
       defineObject(this, 'init-scripts', 'ConfigMap', { metadata: metadata(scriptsConfigMap), data: { ...data } });
       this.configMapNames.push(scriptsConfigMap);
       podAnnotations[`${LABEL_DOMAIN}/init-scripts-hash`] = sha256(Object.values(data).join('\0'));
     }
 
-    const storageMountPath = props.storage?.mountPath ?? '/.llama';
+    const storageMountPath = props.storage?.mountPath ?? release.stateDir;
     const persistent = props.storage !== undefined && !props.storage.ephemeral;
     const claimName = props.storage?.existingClaimName ?? `${this.name}-pvc`;
     if (persistent && props.storage?.existingClaimName === undefined) {
@@ -370,12 +424,12 @@ export class LlamaStackWithProviders extends Construct {
       imagePullPolicy: props.imagePullPolicy,
       port: this.port,
       configFileName,
-      llamaStackVersion: validated.release!.version,
+      release,
       providers: validated.providers,
       configMap,
       scriptsConfigMap,
       preflight: props.preflight ?? true,
-      mergeInPod: validated.providers.length > 0 && !this.mergedAtSynthTime,
+      mergeInPod,
       mergeImage: props.mergeImage ?? defaultMergeImage(),
       distributionConfigPaths: props.distributionConfigPaths ?? DEFAULT_DISTRIBUTION_CONFIG_PATHS,
       sharedVolumeSizeLimit: props.sharedVolumeSizeLimit ?? '2Gi',
@@ -389,13 +443,19 @@ export class LlamaStackWithProviders extends Construct {
         idsFromPlatform: props.podSecurity?.idsFromPlatform ?? false,
       },
       env: apiJson<IEnvVar[]>(props.env ?? []),
-      healthCheck: props.healthCheck ?? healthCheckOf(validated.inlineServer) ?? 'http',
+      healthCheck: validated.healthCheck,
+      transport: validated.transport,
+      tls: props.tls,
+      declarativeConfig: validated.declarative?.inPod,
+      metricsPort: props.metricsPort,
+      configSecretEnv: validated.declarative?.secretEnv ?? [],
+      generatesStorage: validated.declarative?.generatesStorage,
       caBundle: props.caBundle,
       extraVolumes: apiJson<IVolume[]>(props.volumes ?? []),
       extraVolumeMounts: apiJson<IVolumeMount[]>(props.volumeMounts ?? []),
       resources: serverResources(props.resources, props.workers),
       initResources: props.initContainerResources ?? { requests: { cpu: '100m', memory: '256Mi' } },
-      containerName: props.containerName ?? 'llama-stack',
+      containerName: props.containerName ?? (release.project === 'ogx' ? 'ogx' : 'llama-stack'),
       workers: props.workers,
       command: props.command,
       args: props.args,
@@ -456,11 +516,15 @@ export class LlamaStackWithProviders extends Construct {
       },
     });
 
+    const portName = serverPortName(plan);
     this.service = defineObject(this, 'service', 'Service', {
       metadata: metadata(this.serviceName),
       spec: {
         selector,
-        ports: [{ name: 'http', port: this.port, targetPort: 'http', protocol: 'TCP' }],
+        ports: [
+          { name: portName, port: this.port, targetPort: portName, protocol: 'TCP', ...(plan.tls ? { appProtocol: 'https' } : {}) },
+          ...(plan.metricsPort !== undefined ? [{ name: 'metrics', port: plan.metricsPort, targetPort: 'metrics', protocol: 'TCP' as const }] : []),
+        ],
       },
     });
 
@@ -484,16 +548,20 @@ export class LlamaStackWithProviders extends Construct {
       defineObject(this, 'disruption-budget', 'PodDisruptionBudget', { metadata: metadata(`${this.name}-pdb`), spec: budget });
     }
     if (props.network?.expose && props.network.exposeAs === 'Route') {
+      const termination = plan.tls ? 'reencrypt' : plan.healthCheck === 'https' ? 'passthrough' : 'edge';
       this.route = defineCustomResource<RouteProps>(this, 'route', { apiVersion: 'route.openshift.io/v1', kind: 'Route' }, {
-        metadata: metadata(`${this.name}-route`), spec: routeSpec(this.serviceName, plan.healthCheck === 'https'),
+        metadata: metadata(`${this.name}-route`), spec: routeSpec(this.serviceName, portName, termination, props.tls?.routeDestinationCaCertificate),
       });
     } else if (props.network?.expose) {
-      this.ingress = defineObject(this, 'ingress', 'Ingress', { metadata: metadata(`${this.name}-ingress`), spec: ingressSpec(props.network, this.serviceName, this.port) });
+      this.ingress = defineObject(this, 'ingress', 'Ingress', {
+        metadata: { ...metadata(`${this.name}-ingress`), ...(plan.tls ? { annotations: { ...HTTPS_BACKEND_ANNOTATIONS } } : {}) },
+        spec: ingressSpec(props.network, this.serviceName, this.port),
+      });
     }
     if (props.network?.allowedFrom) {
       defineObject(this, 'network-policy', 'NetworkPolicy', {
         metadata: metadata(`${this.name}-network-policy`),
-        spec: networkPolicySpec(selector, this.port, props.network.allowedFrom),
+        spec: networkPolicySpec(selector, this.port, props.network.allowedFrom, plan.metricsPort),
       });
     }
   }

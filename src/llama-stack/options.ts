@@ -195,3 +195,40 @@ export interface PodSecurityOptions {
    */
   readonly idsFromPlatform?: boolean;
 }
+
+/**
+ * The server's own TLS (`server.tls_certfile`, `server.tls_keyfile` of its config): a certificate and
+ * its key in a Secret of the server's namespace, such as the `kubernetes.io/tls` Secret cert-manager
+ * writes for a Certificate. The construct mounts the Secret read-only into the server container and
+ * writes the files' paths into the config (at synth time for a config it renders, by the merge step in
+ * the pod otherwise); the probes then speak HTTPS, the Service's port is named `https`, a Route
+ * re-encrypts to the pod, and an Ingress is told its backend speaks HTTPS.
+ */
+export interface ServerTlsOptions {
+  /** The Secret holding the certificate and key. */
+  readonly secretName: string;
+  /**
+   * Its key holding the certificate (chain), PEM.
+   * @default 'tls.crt'
+   */
+  readonly certificateKey?: string;
+  /**
+   * Its key holding the private key, PEM.
+   * @default 'tls.key'
+   */
+  readonly privateKeyKey?: string;
+  /**
+   * Its key holding the certificate authorities whose client certificates the server requires
+   * (mutual TLS, `server.tls_cafile`); cert-manager writes the issuer's CA as `ca.crt`.
+   * @default - clients are not asked for certificates
+   */
+  readonly clientCaKey?: string;
+  /**
+   * The CA that signed the server's certificate, PEM, for an OpenShift Route (`network.exposeAs:
+   * 'Route'`): the router re-encrypts to the pod and verifies its certificate against it
+   * (`destinationCACertificate`). Without it the router trusts only the cluster's service CA
+   * (certificates of OpenShift's `service.beta.openshift.io/serving-cert-secret-name`).
+   * @default - the router verifies with the service CA
+   */
+  readonly routeDestinationCaCertificate?: string;
+}

@@ -16,3 +16,5 @@ export const MERGED_CONFIG_DIR = '/opt/llama-stack/config';
 export const USER_CONFIG_DIR = '/etc/llama-stack';
 /** Where the init-container scripts are mounted from their ConfigMap. */
 export const SCRIPTS_DIR = '/opt/llama-stack/scripts';
+/** Where the server's certificate and key are mounted from their Secret (`tls`). */
+export const TLS_DIR = '/opt/llama-stack/tls';

@@ -14,9 +14,9 @@ export const LLAMA_STACK_PROPS: readonly string[] = [
   'name', 'namespace', 'labels', 'distribution', 'imagePullPolicy', 'port', 'replicas', 'env', 'resources',
   'initContainerResources', 'userConfig', 'configFileName', 'distributionConfigPaths', 'storage',
   'serviceAccountName', 'automountServiceAccountToken', 'imagePullSecrets', 'nodeSelector', 'tolerations',
-  'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'llamaStackVersion', 'network',
+  'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'serverVersion', 'llamaStackVersion', 'network',
   'autoscaling', 'podDisruptionBudget', 'topologySpreadConstraints', 'volumes', 'volumeMounts', 'terminationGracePeriodSeconds',
-  'caBundle', 'operatorSelector', 'healthCheck', 'workers', 'containerName', 'command', 'args', 'podAnnotations',
+  'caBundle', 'operatorSelector', 'healthCheck', 'tls', 'declarativeConfig', 'metricsPort', 'workers', 'containerName', 'command', 'args', 'podAnnotations',
   'kubernetesVersion',
 ];
 /** The fields of a pod volume: `name` and the sources of the Kubernetes releases supported (`image` from 1.31). */
@@ -58,6 +58,7 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   checkResources(p.resources, 'resources', check);
   checkResources(p.initContainerResources, 'initContainerResources', check);
   check.integer(p.workers, 'workers', Number.MIN_SAFE_INTEGER);
+  check.integer(p.metricsPort, 'metricsPort', Number.MIN_SAFE_INTEGER);
   checkLabelName(p.containerName, 'containerName', 'a container name', check);
   checkCommand(p, '', check);
   check.string(p.kubernetesVersion, 'kubernetesVersion');
@@ -152,7 +153,18 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   check.boolean(p.preflight, 'preflight');
   check.string(p.mergeImage, 'mergeImage');
   check.string(p.sharedVolumeSizeLimit, 'sharedVolumeSizeLimit');
+  check.string(p.serverVersion, 'serverVersion');
   check.string(p.llamaStackVersion, 'llamaStackVersion');
+  if (p.declarativeConfig !== undefined && !isRecord(p.declarativeConfig)) {
+    check.problems.add('declarativeConfig', 'expected the OGXServer spec\'s declarative fields as an object (providers, resources, storage, disabledAPIs).');
+  }
+  const tls = check.object(p.tls, 'tls', ['secretName', 'certificateKey', 'privateKeyKey', 'clientCaKey', 'routeDestinationCaCertificate']);
+  if (tls !== undefined && tls.secretName === undefined) {
+    check.problems.add('tls.secretName', 'missing: the Secret holding the server\'s certificate and key.');
+  }
+  for (const field of ['secretName', 'certificateKey', 'privateKeyKey', 'clientCaKey', 'routeDestinationCaCertificate'] as const) {
+    check.string(tls?.[field], `tls.${field}`);
+  }
   const sections = check.object(p.externalProviders, 'externalProviders', EXTERNAL_PROVIDER_SECTIONS);
   for (const section of EXTERNAL_PROVIDER_SECTIONS) {
     check.list(sections?.[section], `externalProviders.${section}`)?.forEach((provider, i) => {

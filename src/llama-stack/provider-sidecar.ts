@@ -75,15 +75,15 @@ export function sidecarContainer(s: PlannedSidecar, native: boolean, securityCon
 
 /**
  * Plans the sidecars of the pod in spec order: ports (the given one, else the next free from
- * {@link FIRST_SIDECAR_PORT}), checked against each other and the server's port, and each service's
- * address. Problems are reported by field.
+ * {@link FIRST_SIDECAR_PORT}), checked against each other and the server container's ports
+ * (`serverPorts`: each with what listens on it), and each service's address. Problems are reported by field.
  */
 export function planSidecars(
   requests: ReadonlyArray<ServicePartRequest<ProviderSidecar>>,
-  serverPort: number,
+  serverPorts: ReadonlyMap<number, string>,
   report: (field: string, message: string) => void,
 ): Array<{ sidecar: PlannedSidecar; serviceAddress: ServiceAddress }> {
-  const taken = new Map<number, string>([[serverPort, 'the server']]);
+  const taken = new Map<number, string>(serverPorts);
   for (const r of requests) {
     const port = r.options.port;
     if (port === undefined) continue;

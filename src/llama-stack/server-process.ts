@@ -1,6 +1,7 @@
 import type { ResourceRequirements } from './pod';
 import { isRecord } from '../checks';
 import { ProblemCollector } from '../errors';
+import { releaseName, ServerRelease } from '../run-config/releases';
 import { CONFIG_LIMITS, parseUntrustedYaml } from '../run-config/safe-yaml';
 
 /** The server container's resources without `resources` and without `workers`. */
@@ -35,30 +36,45 @@ export function servesTls(server: Record<string, unknown>): boolean {
   return typeof server.tls_certfile === 'string' && server.tls_certfile !== '';
 }
 
+/** Why the server speaks HTTPS: the construct's `tls`, the config's own TLS, or `healthCheck: 'https'` saying so. */
+export type HttpsSource = 'tls' | 'config' | 'healthCheck';
+
+const HTTPS_SOURCES: Record<HttpsSource, string> = {
+  tls: 'the certificate of tls (server.tls_certfile)',
+  config: 'server.tls_certfile of the config',
+  healthCheck: 'the config\'s TLS (healthCheck: \'https\')',
+};
+
 /**
  * Checks `workers` against the release and the inline config's `server` section (when the config is
- * known at synth time). The worker processes start as the operator
- * starts them: uvicorn's `--factory` with llama-stack's `create_app`, which reads `LLAMA_STACK_CONFIG`,
- * from 0.3 (the operator's startup script starts earlier releases with one process). That start reads
- * neither the config's TLS settings nor its own `server.workers`, which `llama stack run` applies.
+ * known at synth time). Before ogx 1.2 the worker processes start as the llama-stack operator starts
+ * them: uvicorn's `--factory` with the release's `create_app`, which reads the config from the
+ * environment (from llama-stack 0.3: earlier servers have no factory). That start reads neither the
+ * config's TLS settings nor its own `server.workers`, which the run command applies. From ogx 1.2 the run
+ * command itself reads `OGX_WORKERS` (`ogx/cli/stack/run.py`), TLS included, and it wins over `server.workers`.
  */
 export function checkWorkers(
-  workers: number | undefined, release: string | undefined, server: Record<string, unknown> | undefined, problems: ProblemCollector,
+  workers: number | undefined, release: ServerRelease | undefined, server: Record<string, unknown> | undefined, https: HttpsSource | undefined,
+  problems: ProblemCollector,
 ): void {
   if (workers === undefined) return;
   if (!Number.isInteger(workers) || workers < 1) {
     problems.add('workers', `${workers} is not a worker count: expected a whole number ≥ 1.`);
     return;
   }
-  const [major, minor] = (release ?? '0.7').split('.').map(Number);
-  if (major === 0 && minor < 3) {
-    problems.add('workers', `llama-stack ${release} cannot start uvicorn workers (its server has no create_app factory before 0.3): remove workers, or run llama-stack 0.3 or later.`);
+  if (release?.workers === 'none') {
+    problems.add('workers', `${releaseName(release)} cannot start uvicorn workers (its server has no create_app factory before 0.3): remove workers, or run llama-stack 0.3 or later.`);
+  }
+  if (release === undefined) return;
+  const tls = https ?? (server !== undefined && servesTls(server) ? 'config' : undefined);
+  if (release.workers === 'uvicorn' && tls !== undefined) {
+    problems.add('workers', `the ${releaseName(release)} server started with workers (uvicorn, as the operator starts it) would not read ${HTTPS_SOURCES[tls]} and would serve plain HTTP to HTTPS probes: remove workers and set server.workers in the config instead; the run command starts that many workers with TLS (or run ogx 1.2 or later, whose run command reads workers too).`);
   }
   if (server === undefined) return;
-  if (servesTls(server)) {
-    problems.add('workers', 'the server started with workers (uvicorn, as the operator starts it) would not read server.tls_certfile of the config and would serve plain HTTP: remove workers and set server.workers in the config instead; llama stack run starts that many workers with TLS.');
-  }
   if (server.workers !== undefined && server.workers !== workers) {
-    problems.add('workers', `the config sets server.workers to ${JSON.stringify(server.workers)}, which the server started with workers does not read: give the count once, in workers or in the config's server.workers.`);
+    const why = release.workers === 'env'
+      ? `but workers (${release.env.workers}) wins over it in ${releaseName(release)}`
+      : 'which the server started with workers does not read';
+    problems.add('workers', `the config sets server.workers to ${JSON.stringify(server.workers)}, ${why}: give the count once, in workers or in the config's server.workers.`);
   }
 }

@@ -9,18 +9,23 @@ import {
   parseProviderMetadata,
   ResolvedExternalProvider,
   RunConfigError,
-  RunConfigIssue,
+  describeIssue,
   validateProviderMetadata,
 } from '../run-config';
 import type { ValidatedProvider } from './validate';
 import { describeFsError, readRegularFileCapped } from '../run-config/files';
 import { METADATA_LIMITS } from '../run-config/safe-yaml';
+import type { ServerTransport } from '../run-config/server-transport';
 import { addressKeyConflict, placeServiceAddress } from '../run-config/service-address';
 
 /** The config assembled at synth time: what the merge init container would have written. */
 export interface SynthTimeConfig {
-  /** File name → content: the merged config, `extra-providers.yaml` and `merge-log.txt`. */
+  /**
+   * File name → content: the merged config, and with providers `extra-providers.yaml` and `merge-log.txt`.
+   */
   readonly files: Record<string, string>;
+  /** True when external providers were merged (not only the server's transport settings). */
+  readonly mergedProviders: boolean;
   /** The merged config alone. */
   readonly configText: string;
   /** The merge's warnings (e.g. an external provider overriding a base provider). */
@@ -29,17 +34,23 @@ export interface SynthTimeConfig {
 
 /**
  * Uses the providers' metadata where the props hand it over: validates each metadata and its API
- * placement against the llama-stack release at synth time, and, when every provider's metadata and the base
+ * placement against the server release at synth time, and, when every provider's metadata and the base
  * config are known, merges the config now so the pod needs neither the extraction nor the merge step.
+ * A config known at synth time without providers gets the server's transport settings the same way.
  * Problems are recorded against the offending provider's field.
  */
 export function mergeAtSynthTime(
   providers: readonly ValidatedProvider[],
   baseConfigText: string | undefined,
   configFileName: string,
-  llamaStackVersion: string,
+  serverVersion: string,
+  transport: ServerTransport | undefined,
   problems: ProblemCollector,
 ): SynthTimeConfig | undefined {
+  if (providers.length === 0) {
+    if (baseConfigText === undefined || transport === undefined) return undefined;
+    return serverSettingsOnly(baseConfigText, configFileName, serverVersion, transport, problems);
+  }
   const resolved: ResolvedExternalProvider[] = [];
   for (const p of providers) {
     const metadata = loadMetadata(p, problems);
@@ -61,7 +72,7 @@ export function mergeAtSynthTime(
     return undefined;
   }
   const fieldOf = (providerId: string | undefined) => providers.find((p) => p.provider.providerId === providerId)?.field ?? 'externalProviders';
-  if (!record(problems, fieldOf, () => checkExternalProviders(resolved, llamaStackVersion))) {
+  if (!record(problems, fieldOf, () => checkExternalProviders(resolved, serverVersion))) {
     return undefined;
   }
   if (resolved.length < providers.length || baseConfigText === undefined) {
@@ -69,13 +80,26 @@ export function mergeAtSynthTime(
   }
   let files: SynthTimeConfig | undefined;
   record(problems, () => 'userConfig.config', () => {
-    const result = mergeRunConfig(baseConfigText, resolved, { baseConfigSource: 'userConfig.config', llamaStackVersion });
+    const result = mergeRunConfig(baseConfigText, resolved, { baseConfigSource: 'userConfig.config', serverVersion, transport });
     const log = formatMergeLog(result, { baseConfig: 'userConfig.config (merged at synth time)', outputs: [configFileName, EXTRA_PROVIDERS_FILE] });
     files = {
       configText: result.configText,
       files: { [configFileName]: result.configText, [EXTRA_PROVIDERS_FILE]: result.extraProvidersText, [MERGE_LOG_FILE]: log },
+      mergedProviders: true,
       warnings: result.warnings.map((w) => w.message),
     };
+  });
+  return files;
+}
+
+/** The user's config with the server's transport settings (`server.insecure`, `server.tls_*`), written by the merge. */
+function serverSettingsOnly(
+  baseConfigText: string, configFileName: string, serverVersion: string, transport: ServerTransport, problems: ProblemCollector,
+): SynthTimeConfig | undefined {
+  let files: SynthTimeConfig | undefined;
+  record(problems, () => 'userConfig.config', () => {
+    const result = mergeRunConfig(baseConfigText, [], { baseConfigSource: 'userConfig.config', serverVersion, transport });
+    files = { configText: result.configText, files: { [configFileName]: result.configText }, mergedProviders: false, warnings: [] };
   });
   return files;
 }
@@ -140,10 +164,4 @@ function record(problems: ProblemCollector, fieldOf: (providerId: string | undef
     }
     return false;
   }
-}
-
-/** One issue on one line: headline, provider and image, details, resolution. */
-function describeIssue(issue: RunConfigIssue): string {
-  const who = issue.providerId !== undefined ? ` (provider '${issue.providerId}', image ${issue.image ?? 'unknown'})` : '';
-  return `${issue.title}${who}: ${issue.details.join(' ')} Resolution: ${issue.resolution}`;
 }

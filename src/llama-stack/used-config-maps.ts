@@ -82,7 +82,7 @@ function isWithin(c: IConstruct, owner: IConstruct): boolean {
   return c.node.path === owner.node.path || c.node.path.startsWith(`${owner.node.path}/`);
 }
 
-/** The config files llama-stack releases read: `config.yaml` from 0.4, `run.yaml` before. */
+/** The config files server releases read: `config.yaml` from llama-stack 0.4 (and every ogx), `run.yaml` before. */
 const CONFIG_FILE_NAMES = ['config.yaml', 'run.yaml'];
 
 /**
@@ -101,7 +101,7 @@ export function userConfigMap(
   if (keys === undefined || keys.includes(key)) return { name, key };
   const other = CONFIG_FILE_NAMES.find((k) => keys.includes(k));
   if (user.configMapKey === undefined && other !== undefined) {
-    addWarning(scope, `userConfig: the ConfigMap '${name}' has no key ${key}, the config file of this llama-stack release; the server reads its ${other}. `
+    addWarning(scope, `userConfig: the ConfigMap '${name}' has no key ${key}, the config file of this server release; the server reads its ${other}. `
       + `Set userConfig.configMapKey to ${other} to say so, or rename the key.`);
     return { name, key: other };
   }

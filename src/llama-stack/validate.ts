@@ -1,25 +1,37 @@
 import { isMap } from 'yaml';
 import { CONFIG_KEY, DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_VAR_NAME, QUANTITY, ShapeChecker } from '../checks';
 import { ProblemCollector } from '../errors';
-import { DISTRIBUTION_IMAGES, distributionImage } from './distribution';
+import { PlannedDeclarativeConfig, planDeclarativeConfig } from './declarative-config';
+import { distributionImage } from './distribution';
 import { IMAGE_PULL_POLICIES, PlacedProvider, providersInSpecOrder } from './external-providers';
+import { HealthCheck, healthCheckOf } from './health-check';
 import type { LlamaStackWithProvidersProps } from './llama-stack-with-providers';
 import { checkPropsShape } from './props-shape';
 import { resolveProviderConfig, SecretEnvVar } from './provider-config';
 import { PlannedService, planServices } from './provider-service';
+import { isUnprivilegedPort } from './provider-service-part';
 import { kubernetesMinorOf, PlannedSidecar, planSidecars } from './provider-sidecar';
 import { resolveRelease } from './release';
 import { autoscalerMinReplicas } from './scaling';
-import { checkWorkers, serverSectionOf } from './server-process';
+import { checkWorkers, serverSectionOf, servesTls } from './server-process';
+import { checkTls, needsInsecureFlag, serverTransport } from './server-tls';
 import { mergeAtSynthTime, SynthTimeConfig } from './synth-time-merge';
 import { RunConfigError } from '../run-config/errors';
 import { providerIdProblem, providerKey } from '../run-config/provider-id';
 import { verifyReadBack } from '../run-config/read-back';
-import { acceptedSectionsText, LlamaStackRelease, missingApiFix, releaseName } from '../run-config/releases';
+import { acceptedSectionsText, missingApiFix, releaseName, ServerRelease } from '../run-config/releases';
 import { renderJson, renderYaml, UnwritableValueError } from '../run-config/render';
 import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from '../run-config/safe-yaml';
 import { formatPath } from '../run-config/scalars';
+import type { ServerTransport } from '../run-config/server-transport';
 import type { ServiceAddress } from '../run-config/service-address';
+
+/**
+ * Variables the construct sets to point the server at its config and tell the scripts the release: the
+ * config variables of every release (a llama-stack habit must not shadow OGX's), the shared volume.
+ */
+const CONSTRUCT_ENV: readonly string[] = ['OGX_CONFIG', 'LLAMA_STACK_CONFIG', 'EXTERNAL_PROVIDERS_DIR', 'SERVER_COMMAND', 'SERVER_PACKAGE',
+  'SERVER_APP_FACTORY', 'SERVER_INSECURE', 'LLS_WORKERS'];
 
 /** Longest name: `<name>-service` must stay a 63-character DNS-1035 label. */
 export const MAX_NAME_LENGTH = 63 - '-service'.length;
@@ -42,8 +54,8 @@ export interface ValidatedProvider extends PlacedProvider {
 /** What validation yields besides problems: facts the rendering needs and cannot re-derive cheaply. */
 export interface ValidatedProps {
   readonly image: string;
-  /** The llama-stack release the distribution runs (undefined only when validation failed). */
-  readonly release?: LlamaStackRelease;
+  /** The server release the distribution runs (undefined only when validation failed). */
+  readonly release?: ServerRelease;
   /** The config file name: `configFileName`, or that of the release. */
   readonly configFileName: string;
   readonly providers: ValidatedProvider[];
@@ -53,6 +65,12 @@ export interface ValidatedProps {
   readonly inlineServer?: Record<string, unknown>;
   /** The config merged at synth time, when everything it needs was known. */
   readonly synthTimeConfig?: SynthTimeConfig;
+  /** How the kubelet checks the server. */
+  readonly healthCheck: HealthCheck;
+  /** How the pod serves (undefined: as the user's config says, `healthCheck: https` without `tls`). */
+  readonly transport?: ServerTransport;
+  /** The OGX operator's declarative config, when given. */
+  readonly declarative?: PlannedDeclarativeConfig;
 }
 
 /**
@@ -66,20 +84,35 @@ export function validateProps(
   warn: (message: string) => void,
 ): ValidatedProps {
   if (!checkPropsShape(props, new ShapeChecker(problems))) {
-    return { image: '', providers: [], configFileName: '' }; // wrong types: the semantic checks below would only repeat them
+    return { image: '', providers: [], configFileName: '', healthCheck: 'http' }; // wrong types: the semantic checks below would only repeat them
   }
-  const image = validateDistribution(props, problems);
-  const release = resolveRelease(props.llamaStackVersion, image, problems, warn);
+  const release = resolveRelease(props, props.distribution?.image, problems, warn);
+  const image = validateDistribution(props, release, problems);
   const configFileName = props.configFileName ?? release?.configFileName ?? 'config.yaml';
   validateName(props.name, name, problems);
   validateServer(props, problems);
-  const inlineConfigText = validateUserConfig(props, problems);
+  const userConfigText = validateUserConfig(props, problems);
+  // The OGX operator's declarative config, generated over the user's config when it is known now.
+  const declarative = planDeclarativeConfig(
+    props.declarativeConfig, { release, inlineConfigText: userConfigText, serverPort: props.port ?? 8321 }, problems, warn,
+  );
+  const inlineConfigText = declarative?.configText ?? userConfigText;
+  declarative?.secretEnv.forEach((e) => {
+    const i = props.env?.findIndex((u) => u.name === e.name) ?? -1;
+    if (i >= 0) problems.add(`env[${i}].name`, `'${e.name}' carries a Secret that declarativeConfig references: remove it from env.`);
+  });
   // Read once: the workers check and the health check both look at it.
   const inlineServer = serverSectionOf(inlineConfigText);
-  checkWorkers(props.workers, release?.version, inlineServer, problems);
+  checkWorkers(props.workers, release, inlineServer, props.tls ? 'tls' : props.healthCheck === 'https' ? 'healthCheck' : undefined, problems);
+  checkTls(props.tls, props.healthCheck, problems);
+  checkMetrics(props, release, inlineServer, problems);
+  const healthCheck = props.healthCheck ?? healthCheckOf(inlineServer, release, props.tls !== undefined) ?? 'http';
+  if (release !== undefined) checkServerSettings(release, inlineServer, healthCheck, props.healthCheck !== undefined, warn);
+  checkHttpsWithoutTls(props, inlineServer, problems);
+  const transport = serverTransport(props.tls, healthCheck, inlineServer);
   const providers = validateProviders(props, release, name, problems, warn);
   const synthTimeConfig = problems.problems.length === 0
-    ? mergeAtSynthTime(providers, inlineConfigText, configFileName, release!.version, problems)
+    ? mergeAtSynthTime(providers, inlineConfigText, configFileName, release!.version, transport, problems)
     : undefined;
   synthTimeConfig?.warnings.forEach(warn);
   props.network?.allowedFrom?.namespaces?.forEach((ns, i) => {
@@ -90,8 +123,14 @@ export function validateProps(
   if (props.command?.length === 0) {
     problems.add('command', 'is an empty list: give the command and its arguments, or remove command to have the construct start the server.');
   }
+  if (props.command !== undefined && release !== undefined && needsInsecureFlag({ release, transport }) && ![...props.command, ...props.args ?? []].includes('--insecure')
+    && inlineConfigText === undefined && providers.length === 0 && declarative?.inPod === undefined) {
+    warn(`command replaces how the server starts: ${releaseName(release)} refuses to serve plain HTTP unless told, and nothing merges `
+      + `server.insecure: true into the config it reads (${props.userConfig ? 'the ConfigMap\'s' : 'the image\'s own'}): start it with --insecure, `
+      + 'or set server.insecure: true in the config.');
+  }
   if (props.command !== undefined && providers.length > 0 && (props.preflight ?? true)) {
-    warn('command replaces how the server starts: the external providers\' preflight check does not run, and the command must start the server with the config LLAMA_STACK_CONFIG names.');
+    warn(`command replaces how the server starts: the external providers' preflight check does not run, and the command must start the server with the config ${release?.env.config ?? 'OGX_CONFIG'} names.`);
   }
   props.topologySpreadConstraints?.forEach((c, i) => {
     // The API server takes it with a warning: "a null labelSelector results in matching no pod".
@@ -102,27 +141,99 @@ export function validateProps(
   if (props.storage && !props.storage.ephemeral && !props.storage.existingClaimName && (props.replicas ?? 1) > 1) {
     warn(`storage: a ReadWriteOnce claim is shared by ${props.replicas} replicas; they can only run on one node. Use storage.existingClaimName with a ReadWriteMany claim, or storage.ephemeral.`);
   }
-  return { image: image ?? '', release, configFileName, providers, inlineConfigText, inlineServer, synthTimeConfig };
+  return { image: image ?? '', release, configFileName, providers, inlineConfigText, inlineServer, synthTimeConfig, healthCheck, transport, declarative };
 }
 
-function validateDistribution(props: LlamaStackWithProvidersProps, problems: ProblemCollector): string | undefined {
+/**
+ * `metricsPort`: a port of its own (not the server's), on a release that serves metrics (ogx 1.2 on,
+ * `OGX_METRICS_*`: `ogx/telemetry/__init__.py`), with one worker: each worker process of ogx ≤ 1.5
+ * starts the metrics server itself, and the second fails with "Address already in use" and stops
+ * the server (found running ogx 1.5.0 with two workers).
+ */
+function checkMetrics(
+  props: LlamaStackWithProvidersProps, release: ServerRelease | undefined, server: Record<string, unknown> | undefined, problems: ProblemCollector,
+): void {
+  const port = props.metricsPort;
+  if (port === undefined) return;
+  if (!isUnprivilegedPort(port)) {
+    problems.add('metricsPort', `${port} is not a port the non-root server can listen on: expected a whole number from 1024 to 65535 (the OGX operator's default is 9464).`);
+  } else if (port === (props.port ?? 8321)) {
+    problems.add('metricsPort', `${port} is the server's own port: give the metrics endpoint another one (the OGX operator's default is 9464).`);
+  }
+  if (release !== undefined && release.env.workers === undefined) {
+    problems.add('metricsPort', `${releaseName(release)} has no metrics endpoint (OGX_METRICS_*, ogx 1.2 and later): remove metricsPort, or run ogx 1.2 or later.`);
+  }
+  // workers (OGX_WORKERS) wins over the config's server.workers.
+  const workers = props.workers ?? (typeof server?.workers === 'number' ? server.workers : 1);
+  if (workers > 1) {
+    problems.add('metricsPort', `every worker process starts the metrics endpoint on port ${port}, and with ${workers} workers the second fails ("Address already in use") and stops the server: use one worker with metricsPort, or remove metricsPort.`);
+  }
+  // The pod pins OGX_WORKERS to 1 with metricsPort; an env entry would override it unseen.
+  const i = props.env?.findIndex((e) => e.name === 'OGX_WORKERS') ?? -1;
+  if (i >= 0 && props.env![i].value !== '1') {
+    problems.add(`env[${i}]`, `OGX_WORKERS starts that many worker processes, and with metricsPort each starts the metrics endpoint on port ${port}: the second fails ("Address already in use"). Remove OGX_WORKERS from env (the pod runs one worker with metricsPort), or remove metricsPort.`);
+  }
+}
+
+/**
+ * `healthCheck: 'https'` without `tls` says the config serves TLS itself: refused when the config is
+ * known not to (the image's own config has no certificate; an inline config without
+ * `server.tls_certfile`), where the probes would speak HTTPS to a plain server.
+ */
+function checkHttpsWithoutTls(
+  props: LlamaStackWithProvidersProps, inlineServer: Record<string, unknown> | undefined, problems: ProblemCollector,
+): void {
+  if (props.healthCheck !== 'https' || props.tls !== undefined) return;
+  const config = props.userConfig === undefined ? 'the image\'s own config, which has no certificate'
+    : inlineServer !== undefined && !servesTls(inlineServer) ? 'userConfig.config, whose server section has no tls_certfile' : undefined;
+  if (config !== undefined) {
+    problems.add('healthCheck', `is 'https' without tls, but the server runs ${config}: give tls (a Secret with the certificate and key), `
+      + 'a config whose server section has tls_certfile and tls_keyfile, or remove healthCheck.');
+  }
+}
+
+/**
+ * Warnings for what the release no longer reads: `server.quota` and `server.cors` of a config known at
+ * synth time (ogx 1.0 dropped both; the server ignores them without a word), and the `tcp` health
+ * check, whose only reason was the quota.
+ */
+function checkServerSettings(
+  release: ServerRelease, server: Record<string, unknown> | undefined, healthCheck: HealthCheck, healthCheckGiven: boolean,
+  warn: (message: string) => void,
+): void {
+  const ignored = release.removedServerKeys.filter((k) => server?.[k] !== undefined && server[k] !== null);
+  if (ignored.length > 0) {
+    warn(`userConfig.config: ${releaseName(release)} ignores server.${ignored.join(' and server.')} (removed in ogx 1.0): the server `
+      + `starts without ${ignored.map((k) => (k === 'quota' ? 'a request quota' : 'CORS headers')).join(' and ')}. Remove them, or put a gateway in front of the server for them.`);
+  }
+  if (healthCheckGiven && healthCheck === 'tcp' && release.removedServerKeys.includes('quota')) {
+    warn(`healthCheck: 'tcp' spares the request quota of llama-stack, which ${releaseName(release)} no longer has: 'http' checks /v1/health, which also tells a server that hangs from one that listens. Remove healthCheck.`);
+  }
+}
+
+function validateDistribution(
+  props: LlamaStackWithProvidersProps, release: ServerRelease | undefined, problems: ProblemCollector,
+): string | undefined {
   const d = props.distribution;
+  const names = release?.images.distributions.join(', ') ?? 'starter';
   if (!d || (d.name === undefined && d.image === undefined)) {
-    problems.add('distribution', `no distribution given: expected { name: <one of ${Object.keys(DISTRIBUTION_IMAGES).join(', ')}> } or { image: <image reference> }.`);
+    problems.add('distribution', `no distribution given: expected { name: <one of ${names}> } or { image: <image reference> }.`);
     return undefined;
   }
   if (d.name !== undefined && d.image !== undefined) {
     problems.add('distribution', `both name '${d.name}' and image '${d.image}' are given: expected exactly one. Remove one of them.`);
     return undefined;
   }
-  if (d.name !== undefined && distributionImage(d) === undefined) {
-    problems.add('distribution.name', `'${d.name}' is not a known distribution: expected one of ${Object.keys(DISTRIBUTION_IMAGES).join(', ')}, or give distribution.image instead.`);
-    return undefined;
-  }
   if (d.image !== undefined) {
     checkImage(d.image, 'distribution.image', 'the distribution', problems);
+    return d.image;
   }
-  return distributionImage(d);
+  if (release === undefined) return undefined; // the release's problem is said already
+  const image = distributionImage(d, release);
+  if (image === undefined) {
+    problems.add('distribution.name', `'${d.name}' is not a distribution ${releaseName(release)} publishes an image of: expected one of ${names}, or give distribution.image instead.`);
+  }
+  return image;
 }
 
 function validateName(given: string | undefined, name: string, problems: ProblemCollector): void {
@@ -194,8 +305,10 @@ function validateServer(props: LlamaStackWithProvidersProps, problems: ProblemCo
   props.env?.forEach((e, i) => {
     if (!ENV_VAR_NAME.test(e.name)) {
       problems.add(`env[${i}].name`, `'${e.name}' is not a valid environment variable name: expected letters, digits, '_', '-' or '.', not starting with a digit.`);
-    } else if (e.name === 'LLAMA_STACK_CONFIG' || e.name === 'EXTERNAL_PROVIDERS_DIR' || e.name.startsWith('LLS_PROVIDER_')) {
-      problems.add(`env[${i}].name`, `'${e.name}' is set by the construct (it points the server at its config and provider secrets). Remove it; use userConfig to change the config.`);
+    } else if (CONSTRUCT_ENV.includes(e.name) || e.name.startsWith('LLS_PROVIDER_')) {
+      problems.add(`env[${i}].name`, e.name === 'LLS_WORKERS'
+        ? '\'LLS_WORKERS\' is set by the construct, from workers, with what starts the worker processes of the release. Remove it and set workers.'
+        : `'${e.name}' is set by the construct (it points the server at its config and provider secrets). Remove it; use userConfig to change the config.`);
     }
   });
 }
@@ -270,7 +383,7 @@ function checkWritable(config: unknown, field: string, label: string, problems: 
 
 function validateProviders(
   props: LlamaStackWithProvidersProps,
-  release: LlamaStackRelease | undefined,
+  release: ServerRelease | undefined,
   name: string,
   problems: ProblemCollector,
   warn: (message: string) => void,
@@ -346,7 +459,9 @@ function withServices(
     problems.add(p.field, `provider '${p.provider.providerId}' has both a sidecar and a service: its service runs in one place; keep one of them.`);
   }
   const inSidecars = providers.filter((p) => p.provider.sidecar !== undefined && p.provider.service === undefined);
-  const sidecars = planSidecars(inSidecars.map((p) => ({ ...request(p), options: p.provider.sidecar! })), props.port ?? 8321, report);
+  // The server container's ports: its API's and its metrics'.
+  const serverPorts = new Map([[props.port ?? 8321, 'the server'], ...(props.metricsPort !== undefined ? [[props.metricsPort, 'the metrics endpoint (metricsPort)'] as const] : [])]);
+  const sidecars = planSidecars(inSidecars.map((p) => ({ ...request(p), options: p.provider.sidecar! })), serverPorts, report);
   const inServices = providers.filter((p) => p.provider.service !== undefined && p.provider.sidecar === undefined);
   const services = planServices(inServices.map((p) => ({ ...request(p), options: p.provider.service! })), name, report);
   return providers.map((p) => {

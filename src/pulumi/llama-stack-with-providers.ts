@@ -1,5 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import * as cdk8s from '../llama-stack';
+import { checkDeferredRelease } from './deferred-release';
 import { DeferredValues } from './deferred-values';
 import { ConfigValue, deferProviderConfig, PulumiProviderConfigValue } from './provider-config';
 import { ProblemCollector } from '../errors';
@@ -56,7 +57,10 @@ export interface LlamaStackWithProvidersArgs extends Omit<cdk8s.LlamaStackWithPr
    * @default - the provider's default namespace
    */
   readonly namespace?: pulumi.Input<string>;
-  /** The distribution: a named one, or an image (which may be an output). */
+  /**
+   * The distribution: a named one, or an image, which may be an output (then give `serverVersion`
+   * unless it runs the default release: its tag cannot name the release while rendering).
+   */
   readonly distribution: { readonly name?: string; readonly image?: pulumi.Input<string> };
   /**
    * Image of the merge step.
@@ -147,7 +151,8 @@ export class LlamaStackWithProviders extends pulumi.ComponentResource {
     problems.throwIfAny(`LlamaStackWithProviders '${name}'`);
 
     const { construct: built, resources } = renderComponent(this, name, props, deferred,
-      (scope, id, p) => new cdk8s.LlamaStackWithProviders(scope, id, p));
+      (scope, id, p) => new cdk8s.LlamaStackWithProviders(scope, id, p),
+      (resolved) => checkDeferredRelease(args, resolved, name));
     this.resources = resources;
     this.serviceName = pulumi.output(built.serviceName);
     this.servicePort = pulumi.output(built.port);

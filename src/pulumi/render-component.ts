@@ -7,8 +7,8 @@ import { registerObjects } from './register-objects';
 /**
  * The shared body of the Pulumi components: build the cdk8s construct in memory from props that
  * hold placeholders for the deferred values, log its warnings on the component, swap the
- * placeholders for the outputs (re-validating the real values through the construct once known),
- * and register every rendered object as a child.
+ * placeholders for the outputs (re-validating the real values through the construct once known, after
+ * `checkResolved`: what the placeholders rendered differently), and register every rendered object as a child.
  */
 export function renderComponent<P, C extends Construct>(
   component: pulumi.ComponentResource,
@@ -16,6 +16,7 @@ export function renderComponent<P, C extends Construct>(
   props: P,
   deferred: DeferredValues,
   create: (scope: Construct, id: string, props: P) => C,
+  checkResolved?: (props: P) => void,
 ): { construct: C; resources: pulumi.CustomResource[] } {
   let construct: C | undefined;
   const render = (p: P) => synthesizeObjects(undefined, (scope) => {
@@ -27,7 +28,9 @@ export function renderComponent<P, C extends Construct>(
     void pulumi.log.warn(warning, component);
   }
   const objects = deferred.substitute(manifests, (values) => {
-    render(deferred.resolve(props, values));
+    const resolved = deferred.resolve(props, values);
+    checkResolved?.(resolved);
+    render(resolved);
   });
   return { construct: built, resources: registerObjects(component, name, objects) };
 }

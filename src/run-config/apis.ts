@@ -28,6 +28,8 @@ export const LLAMA_STACK_APIS = [
   'telemetry',
   'messages',
   'interactions',
+  'skills',
+  'container_runtime',
 ] as const;
 
 /** A Llama Stack API that some known release accepts providers for (`spec.api` of provider metadata). */
@@ -51,6 +53,8 @@ export const CRD_SECTION_BY_API: Readonly<Record<LlamaStackApi, string>> = {
   telemetry: 'telemetry',
   messages: 'messages',
   interactions: 'interactions',
+  skills: 'skills',
+  container_runtime: 'containerRuntime',
 };
 
 /** Every `externalProviders` section, in processing order. */

@@ -45,7 +45,7 @@ export function checkBaseConfigApis(value: unknown, release: LlamaStackRelease, 
     title: `The base config names APIs ${name} does not have`,
     source,
     details: [...details, `${name} takes providers for: ${acceptedApisText(release)}.`],
-    resolution: 'The base config is written for another llama-stack release, or misnames an API. Set llamaStackVersion to the '
+    resolution: 'The base config is written for another server release, or misnames an API. Set serverVersion to the '
       + `release the distribution runs${releases.length > 0 ? ` (${releases.join('; ')})` : ''}, or fix the base config — the user `
       + 'config (its ConfigMap, or userConfig.config in the props) or the config file of the distribution image — and redeploy.',
   }]);

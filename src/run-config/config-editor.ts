@@ -19,6 +19,8 @@ export interface ConfigEditPlan {
   readonly sections: readonly SectionEdit[];
   /** API names to append to the top-level `apis` list. */
   readonly enableApis: readonly string[];
+  /** Keys to add to the `server` section (absent from it), in order. */
+  readonly serverSettings: PlainMap;
 }
 
 /** The base config writes a part the merge must change in a layout it cannot edit in place. */
@@ -64,7 +66,6 @@ class ConfigEditor {
 
   public apply(doc: Document.Parsed, plan: ConfigEditPlan): string {
     const root = doc.contents;
-    const expectedProviders = this.expected.providers as PlainMap;
     if (!isMap(root)) {
       // An empty document (perhaps only comments): the merged content goes before any `...` end marker.
       const [, contentEnd, docEnd] = doc.range;
@@ -77,20 +78,43 @@ class ConfigEditor {
       return this.edits.apply();
     }
 
+    // In this order: lines inserted at one offset (the end of a key's value) stay in the order they were asked for.
     this.editApisList(root, plan.enableApis);
+    if (plan.sections.length > 0) this.editProviders(root, plan.sections);
+    this.editServer(root, plan.serverSettings);
+    return this.edits.apply();
+  }
+
+  /** Adds keys to the `server` section (creating it at the end of the document when there is none). */
+  private editServer(root: YAMLMap, settings: PlainMap): void {
+    if (Object.keys(settings).length === 0) return;
+    const pair = findPair(root, 'server');
+    const server = pair?.value;
+    if (!pair) {
+      this.insertIntoMap(root, [], { server: this.expected.server });
+    } else if (!isMap(server) || server.flow || server.items.length === 0) {
+      this.replaceValue(pair, ['server'], this.expected.server, this.layout.indent);
+    } else {
+      this.insertIntoMap(server, ['server'], settings);
+    }
+  }
+
+  /** The provider-list changes of the plan. */
+  private editProviders(root: YAMLMap, sections: readonly SectionEdit[]): void {
+    const expectedProviders = this.expected.providers as PlainMap;
     const providersPair = findPair(root, 'providers');
     if (!providersPair) {
       this.insertIntoMap(root, [], { providers: expectedProviders });
-      return this.edits.apply();
+      return;
     }
     const providers = providersPair.value;
     if (!isMap(providers) || providers.flow || providers.items.length === 0) {
       this.replaceValue(providersPair, ['providers'], expectedProviders, this.layout.indent);
-      return this.edits.apply();
+      return;
     }
 
     const newSections: Record<string, unknown> = {};
-    for (const section of plan.sections) {
+    for (const section of sections) {
       const pair = findPair(providers, section.api);
       const list = pair?.value;
       const dashes = isSeq(list) && !list.flow ? this.blockDashes(list) : undefined;
@@ -105,7 +129,6 @@ class ConfigEditor {
     if (Object.keys(newSections).length > 0) {
       this.insertIntoMap(providers, ['providers'], newSections);
     }
-    return this.edits.apply();
   }
 
   /** Removes and appends entries of a block sequence in place. */
@@ -127,9 +150,12 @@ class ConfigEditor {
   private editApisList(root: YAMLMap, names: readonly string[]): void {
     const pair = findPair(root, 'apis');
     const list = pair?.value;
-    if (names.length === 0 || !pair || !isSeq(list) || list.items.length === 0) return;
-    const dashes = list.flow ? undefined : this.blockDashes(list);
-    if (dashes) {
+    if (names.length === 0 || !pair || !isSeq(list)) return;
+    const dashes = list.flow || list.items.length === 0 ? undefined : this.blockDashes(list);
+    if (list.items.length === 0) {
+      // `apis: []`, which serves no API in ogx 1.5: the list is written out with the new names.
+      this.replaceValue(pair, ['apis'], this.expected.apis, this.layout.indentSeq ? this.layout.indent : 0);
+    } else if (dashes) {
       this.appendToBlockList(list, dashes, names, ['apis']);
     } else if (list.flow) {
       // `apis: [a, b]` → `apis: [a, b, c]`: right after the last item, so that a closing bracket on a line

@@ -50,6 +50,12 @@ export function formatIssue(issue: RunConfigIssue): string {
   return lines.join('\n');
 }
 
+/** One issue on one line (for a problem of a construct's field): headline, provider and image, details, resolution. */
+export function describeIssue(issue: RunConfigIssue): string {
+  const who = issue.providerId !== undefined ? ` (provider '${issue.providerId}', image ${issue.image ?? 'unknown'})` : '';
+  return `${issue.title}${who}: ${issue.details.join(' ')} Resolution: ${issue.resolution}`;
+}
+
 /** Collects issues while checking many inputs, then throws them together. */
 export class IssueCollector {
   private readonly found: RunConfigIssue[] = [];

@@ -3,7 +3,7 @@ import { IssueCollector } from './errors';
 import { PlainMap } from './fields';
 import { PROVIDER_METADATA_FILE, ProviderMetadata } from './provider-metadata';
 import { verifyReadBack } from './read-back';
-import { acceptedApisText, acceptedSectionsText, DEFAULT_LLAMA_STACK_VERSION, missingApiFix, releaseName, requireRelease } from './releases';
+import { acceptedApisText, acceptedSectionsText, DEFAULT_SERVER_VERSION, missingApiFix, releaseName, requireRelease } from './releases';
 import { renderYaml, UnwritableValueError } from './render';
 import { formatPath } from './scalars';
 import { addressKeyConflict, placeServiceAddress, ServiceAddress } from './service-address';
@@ -51,13 +51,13 @@ export interface ProviderEntry {
  * and no two external providers share a provider id
  * (ids must be unique across all sections).
  *
- * @param llamaStackVersion the release line the distribution runs, e.g. `0.7`
+ * @param serverVersion the release line the distribution runs, e.g. `1.5` (ogx) or `0.7` (llama-stack)
  * @throws RunConfigError listing every problem, each naming the provider, its image and the fix
  */
 export function checkExternalProviders(
-  providers: readonly ResolvedExternalProvider[], llamaStackVersion: string = DEFAULT_LLAMA_STACK_VERSION,
+  providers: readonly ResolvedExternalProvider[], serverVersion: string = DEFAULT_SERVER_VERSION,
 ): void {
-  const release = requireRelease(llamaStackVersion);
+  const release = requireRelease(serverVersion);
   const issues = new IssueCollector();
   const placements = placementsOf(providers);
 
@@ -196,13 +196,13 @@ export function entriesByApi(providers: readonly ResolvedExternalProvider[]): Ma
  * Builds `extra-providers.yaml` (kind ExternalProviders): the external providers per API, in spec
  * order, in the shape of llama-stack's `providers` section.
  *
- * @param llamaStackVersion the release line the distribution runs, e.g. `0.7`
+ * @param serverVersion the release line the distribution runs, e.g. `1.5` (ogx) or `0.7` (llama-stack)
  * @throws RunConfigError when the providers fail {@link checkExternalProviders}
  */
 export function buildExtraProviders(
-  providers: readonly ResolvedExternalProvider[], llamaStackVersion: string = DEFAULT_LLAMA_STACK_VERSION,
+  providers: readonly ResolvedExternalProvider[], serverVersion: string = DEFAULT_SERVER_VERSION,
 ): string {
-  checkExternalProviders(providers, llamaStackVersion);
+  checkExternalProviders(providers, serverVersion);
   const document = {
     apiVersion: EXTERNAL_PROVIDERS_API_VERSION,
     kind: EXTERNAL_PROVIDERS_KIND,

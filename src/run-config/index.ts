@@ -4,8 +4,8 @@
  * it at synth time, the `kube-inference merge-config` command in the merge init container.
  */
 export * from './apis';
-export { LLAMA_STACK_RELEASES, DEFAULT_LLAMA_STACK_VERSION, findRelease, releaseOfImageTag } from './releases';
-export type { LlamaStackRelease } from './releases';
+export { SERVER_RELEASES, DEFAULT_SERVER_VERSION, LLAMA_STACK_RELEASES, DEFAULT_LLAMA_STACK_VERSION, findRelease, releaseOfImageTag } from './releases';
+export type { LlamaStackRelease, ServerRelease } from './releases';
 export { providerKey, providerIdProblem, MAX_PROVIDER_KEY_LENGTH } from './provider-id';
 export * from './errors';
 export * from './provider-metadata';

@@ -1,4 +1,5 @@
 import { MergeResult } from './merge';
+import { releaseName } from './releases';
 import { keyChooser } from './service-address';
 
 /** File name of the merge log written next to the merged config. */
@@ -20,7 +21,7 @@ export interface MergeLogContext {
  * inputs give identical logs.
  */
 export function formatMergeLog(result: MergeResult, context: MergeLogContext): string {
-  const lines = ['kube-inference merge-config', `llama-stack release: ${result.llamaStackVersion}`, `Base config: ${context.baseConfig}`];
+  const lines = ['kube-inference merge-config', `Server release: ${releaseName(result.release)}`, `Base config: ${context.baseConfig}`];
   const from = context.metadataDir !== undefined ? ` (from ${context.metadataDir})` : '';
   lines.push(`External providers: ${result.changes.length}${from}`);
   for (const c of result.changes) {
@@ -34,7 +35,11 @@ export function formatMergeLog(result: MergeResult, context: MergeLogContext): s
     if (a) lines.push(`    its ${a.mode}'s address ${a.value} at config.${a.key} (${keyChooser(a.mode, a)})`);
   }
   if (result.apisAdded.length > 0) {
-    lines.push(`apis: appended ${result.apisAdded.join(', ')} so that llama-stack serves the new sections`);
+    lines.push(`apis: appended ${result.apisAdded.join(', ')} so that the server serves the new sections`);
+  }
+  const settings = Object.entries(result.serverSettings);
+  if (settings.length > 0) {
+    lines.push(`server: set ${settings.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')} (${transportNote(result.serverSettings)})`);
   }
   lines.push(`Warnings: ${result.warnings.length}`);
   for (const w of result.warnings) {
@@ -42,4 +47,11 @@ export function formatMergeLog(result: MergeResult, context: MergeLogContext): s
   }
   lines.push('', 'Outputs:', ...context.outputs.map((o) => `  ${o}`), '');
   return lines.join('\n');
+}
+
+/** Why the merge set the `server` keys it set. */
+function transportNote(settings: Readonly<Record<string, unknown>>): string {
+  return 'insecure' in settings
+    ? 'the pod serves plain HTTP inside the cluster; ogx 1.2 and later refuse to start without TLS unless told so'
+    : 'the pod serves TLS with the certificate the construct mounts';
 }

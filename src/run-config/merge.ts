@@ -8,10 +8,11 @@ import { buildExtraProviders, ResolvedExternalProvider, providerEntry } from './
 import { describe } from './fields';
 import { PROVIDER_METADATA_FILE } from './provider-metadata';
 import { verifyReadBack } from './read-back';
-import { DEFAULT_LLAMA_STACK_VERSION, LlamaStackRelease, requireRelease } from './releases';
+import { DEFAULT_SERVER_VERSION, requireRelease, ServerRelease } from './releases';
 import { UnwritableValueError } from './render';
 import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from './safe-yaml';
 import { formatPath } from './scalars';
+import { serverSettingsToAdd, ServerTransport } from './server-transport';
 import { PlacedServiceAddress, placeServiceAddress, ServicePartMode } from './service-address';
 
 /** Options of {@link mergeRunConfig}. */
@@ -22,11 +23,18 @@ export interface MergeOptions {
    */
   readonly baseConfigSource?: string;
   /**
-   * The llama-stack release line the distribution runs (`0.7`, or a full version such as `0.7.3`):
+   * The server release line the distribution runs (`1.5`, or a full version such as `0.7.3`):
    * which APIs the external providers and the base config may name.
-   * @default '0.7'
+   * @default '1.5'
    */
-  readonly llamaStackVersion?: string;
+  readonly serverVersion?: string;
+  /**
+   * How the pod serves, when the construct decided it: plain HTTP (`server.insecure: true` is written)
+   * or TLS from mounted files (`server.tls_*` are written). Keys the base config has already, with the
+   * same value, stay; a base config that contradicts the transport is refused.
+   * @default - the `server` section is left as it is
+   */
+  readonly transport?: ServerTransport;
 }
 
 /** A base-config entry an external provider replaced. */
@@ -75,8 +83,8 @@ export interface MergeWarning {
 
 /** The outputs of a merge. */
 export interface MergeResult {
-  /** The release line the merge checked the APIs against, e.g. `0.7`. */
-  readonly llamaStackVersion: string;
+  /** The release the merge checked the APIs against. */
+  readonly release: ServerRelease;
   /** The merged Llama Stack config (`config.yaml` / `run.yaml`). */
   readonly configText: string;
   /** The generated `extra-providers.yaml`. */
@@ -85,8 +93,10 @@ export interface MergeResult {
   readonly warnings: readonly MergeWarning[];
   /** One entry per external provider, in order. */
   readonly changes: readonly MergeChange[];
-  /** API names appended to the base config's `apis` list so that llama-stack serves them. */
+  /** API names appended to the base config's `apis` list so that the server serves them. */
   readonly apisAdded: readonly LlamaStackApi[];
+  /** Keys added to the config's `server` section for the transport, e.g. `{ insecure: true }`. */
+  readonly serverSettings: Readonly<Record<string, unknown>>;
 }
 
 const BASE_RESOLUTION = 'Fix the base config — the user config (its ConfigMap, or userConfig.config in the props) '
@@ -112,26 +122,31 @@ const CONDITIONAL_ID = /^\$\{env\.([A-Za-z_][A-Za-z0-9_]*):\+([^}]+)\}$/;
 export function mergeRunConfig(
   baseConfigText: string, providers: readonly ResolvedExternalProvider[], options: MergeOptions = {},
 ): MergeResult {
-  const release = requireRelease(options.llamaStackVersion ?? DEFAULT_LLAMA_STACK_VERSION);
+  const release = requireRelease(options.serverVersion ?? DEFAULT_SERVER_VERSION);
   const extraProvidersText = buildExtraProviders(providers, release.version);
-  const merged = mergeIntoBase(baseConfigText, providers, options.baseConfigSource ?? 'base config', release);
+  const merged = mergeIntoBase(baseConfigText, providers, options.baseConfigSource ?? 'base config', release, options.transport);
   // Checked once the base document is out of scope, so that the two parses do not share memory.
   if (merged.configText !== baseConfigText) verifyReadBack(merged.configText, merged.expected, 'the merged config');
   return {
-    llamaStackVersion: release.version,
+    release,
     configText: merged.configText,
     extraProvidersText,
     warnings: merged.warnings,
     changes: merged.changes,
     apisAdded: merged.apisAdded,
+    serverSettings: merged.serverSettings,
   };
 }
 
 /** The merge proper: the edited text, and the plain data it must read back as. */
-function mergeIntoBase(baseConfigText: string, providers: readonly ResolvedExternalProvider[], source: string, release: LlamaStackRelease) {
+function mergeIntoBase(
+  baseConfigText: string, providers: readonly ResolvedExternalProvider[], source: string, release: ServerRelease,
+  transport: ServerTransport | undefined,
+) {
   const parsed = parseUntrustedYaml(baseConfigText, CONFIG_LIMITS, { source, resolution: BASE_RESOLUTION });
   checkBaseShape(parsed, providers, source);
   checkBaseConfigApis(parsed.value, release, source);
+  const serverSettings = transport === undefined ? {} : serverSettingsToAdd(parsed.value, transport, source);
 
   const base = isRecord(parsed.value) ? parsed.value as Record<string, unknown> : {};
   const baseProviders = isRecord(base.providers) ? base.providers : {};
@@ -181,15 +196,15 @@ function mergeIntoBase(baseConfigText: string, providers: readonly ResolvedExter
         : {}),
     });
   }
-  if (providers.length === 0) {
-    return { configText: baseConfigText, expected: base, warnings, changes, apisAdded: [] };
+  if (providers.length === 0 && Object.keys(serverSettings).length === 0) {
+    return { configText: baseConfigText, expected: base, warnings, changes, apisAdded: [], serverSettings };
   }
 
   // The intended result as plain data: the base (its plain copy is ours to change) with the plan
   // applied. The edited text must read back as exactly this.
   const expected = base;
   const expectedProviders: Record<string, unknown> = isRecord(expected.providers) ? expected.providers as Record<string, unknown> : {};
-  expected.providers = expectedProviders;
+  if (sections.size > 0) expected.providers = expectedProviders;
   const edits: SectionEdit[] = [];
   for (const [api, section] of sections) {
     const removed = new Set(section.removeIndexes);
@@ -198,15 +213,20 @@ function mergeIntoBase(baseConfigText: string, providers: readonly ResolvedExter
     edits.push({ api, removeIndexes: section.removeIndexes, add: section.add });
   }
   const apisAdded: LlamaStackApi[] = [];
-  if (Array.isArray(expected.apis) && expected.apis.length > 0) {
+  // An empty list serves every API before ogx 1.5 and none from it: there the new sections must be listed.
+  if (Array.isArray(expected.apis) && (expected.apis.length > 0 || release.emptyApisServesNone)) {
     for (const api of sections.keys()) {
       if (!expected.apis.includes(api)) apisAdded.push(api);
     }
     expected.apis.push(...apisAdded);
   }
 
-  const configText = editBase(baseConfigText, parsed, { sections: edits, enableApis: apisAdded }, expected, source);
-  return { configText, expected, warnings, changes, apisAdded };
+  if (Object.keys(serverSettings).length > 0) {
+    expected.server = { ...(isRecord(expected.server) ? expected.server : {}), ...serverSettings };
+  }
+
+  const configText = editBase(baseConfigText, parsed, { sections: edits, enableApis: apisAdded, serverSettings }, expected, source);
+  return { configText, expected, warnings, changes, apisAdded, serverSettings };
 }
 
 /** Applies the edits, turning a layout the editor cannot handle into an error that says how to fix the file. */

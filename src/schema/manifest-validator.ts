@@ -5,7 +5,7 @@ import { apiGroupOf } from '../checks';
 import { DEFAULT_KUBERNETES_MINOR } from './kubernetes/openapi';
 import { validateKubernetesObject } from './kubernetes-validator';
 
-/** The CRDs vendored with this package (KAITO, Dynamo, KubeRay), next to `lib/` and `src/`. */
+/** The CRDs vendored with this package (KAITO, Dynamo, KubeRay, OGX, OpenShift Route; crds/SOURCES.md), next to `lib/` and `src/`. */
 export const VENDORED_CRDS_DIR = join(__dirname, '..', '..', 'crds');
 
 /** How one object fared. */

@@ -282,10 +282,10 @@ describeWhen(`pulumi up of the example program (Pulumi CLI, kube-apiserver ${api
       expect(Object.keys(configMap.data)).toEqual(expect.arrayContaining(['install-provider.sh', 'start-server.sh']));
 
       const pod = (await live(recordedOf('Deployment')[0].inputs)).spec.template.spec;
-      expect(pod.containers.map((c: any) => c.image)).toEqual(['docker.io/llamastack/distribution-starter:latest']);
+      expect(pod.containers.map((c: any) => c.image)).toEqual(['docker.io/ogxai/distribution-starter:1.5.0']);
       // `providerTag` is not set in the stack's config: the program's default tag.
       expect(pod.initContainers.map((c: any) => c.image)).toEqual(expect.arrayContaining([
-        'quay.io/acme/vllm-provider:1.2.0', 'quay.io/trustyai/llama-stack-provider-trustyai-fms:0.4.0', 'ghcr.io/kube-inference/merge:0.1.0',
+        'quay.io/acme/vllm-provider:1.2.0', 'quay.io/acme/search-provider:0.3.0', 'ghcr.io/kube-inference/merge:0.1.0',
       ]));
       const dgd = await live(recordedOf('DynamoGraphDeployment')[0].inputs);
       expect(JSON.stringify(dgd.spec)).toContain('meta-llama/Llama-3.1-8B-Instruct');

@@ -26,7 +26,7 @@ function pod(name: string) {
   const output = path.join(root, 'out');
   fs.mkdirSync(metadata, { recursive: true });
   fs.writeFileSync(path.join(root, 'config.yaml'), readFixture('odh-distribution-config.yaml'));
-  const args = ['merge-config', '--metadata-dir', metadata, '--base-config', path.join(root, 'config.yaml'), '--output-dir', output];
+  const args = ['merge-config', '--metadata-dir', metadata, '--base-config', path.join(root, 'config.yaml'), '--output-dir', output, '--server-version', '0.7'];
   return { root, metadata, output, args };
 }
 

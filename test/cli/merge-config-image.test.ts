@@ -60,7 +60,8 @@ describeImage('the merge image', () => {
         '--volume', `${volumes.externalProviders}:/opt/llama-stack/external-providers:ro`,
         '--volume', `${volumes.baseConfig}:/opt/llama-stack/base-config:ro`,
         '--volume', `${volumes.config}:/opt/llama-stack/config`,
-        container, '--', ...config.Entrypoint, ...config.Cmd]);
+        // The pod's fixtures are llama-stack 0.7 configs (safety, eval): the release is named as the construct names it.
+        container, '--', ...config.Entrypoint, ...config.Cmd, '--server-version', '0.7']);
     } finally {
       buildah(['rm', container]);
     }
@@ -101,7 +102,7 @@ describeImage('the merge image', () => {
     expect(fs.readdirSync(v.config).sort()).toEqual(['config.yaml', 'extra-providers.yaml', 'merge-log.txt']);
 
     const expected = mergeRunConfig(readFixture('odh-distribution-config.yaml'), readExternalProviders(metadata), {
-      baseConfigSource: '/opt/llama-stack/base-config/config.yaml',
+      baseConfigSource: '/opt/llama-stack/base-config/config.yaml', serverVersion: '0.7',
     });
     expect(fs.readFileSync(path.join(v.config, 'config.yaml'), 'utf8')).toBe(expected.configText);
     expect(fs.readFileSync(path.join(v.config, 'extra-providers.yaml'), 'utf8')).toBe(expected.extraProvidersText);

@@ -29,7 +29,7 @@ function mergeFromStdin(input: string, via: 'pipe' | 'socket' = 'pipe') {
   const metadata = path.join(root, 'metadata');
   const output = path.join(root, 'out');
   writeMetadataDir(metadata, PROVIDERS);
-  const command = [cli, 'merge-config', '--metadata-dir', metadata, '--base-config', '/dev/stdin', '--output-dir', output];
+  const command = [cli, 'merge-config', '--metadata-dir', metadata, '--base-config', '/dev/stdin', '--output-dir', output, '--server-version', '0.7'];
   const options = { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 } as const;
   let result;
   if (via === 'pipe') {
@@ -51,7 +51,7 @@ test.each(['pipe', 'socket'] as const)('a base config larger than a pipe\'s buff
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   expect(result.written).toEqual(['config.yaml', 'extra-providers.yaml', 'merge-log.txt']);
-  expect(fs.readFileSync(path.join(result.output, 'config.yaml'), 'utf8')).toBe(mergeRunConfig(base, PROVIDERS).configText);
+  expect(fs.readFileSync(path.join(result.output, 'config.yaml'), 'utf8')).toBe(mergeRunConfig(base, PROVIDERS, { serverVersion: '0.7' }).configText);
 });
 
 test('a short base config from a pipe', () => {

@@ -27,7 +27,8 @@ function podVolumes(baseConfig = readFixture('starter-config-v0.7.1.yaml'), conf
   fs.mkdirSync(dirs.metadata, { recursive: true });
   fs.mkdirSync(dirs.baseDir, { recursive: true });
   fs.writeFileSync(path.join(dirs.baseDir, configFileName), baseConfig);
-  const args = ['--metadata-dir', dirs.metadata, '--base-config', path.join(dirs.baseDir, configFileName), '--output-dir', dirs.output];
+  // The reference configs are llama-stack 0.7's (safety, eval, …): the release is named as the construct names it.
+  const args = ['--metadata-dir', dirs.metadata, '--base-config', path.join(dirs.baseDir, configFileName), '--output-dir', dirs.output, '--server-version', '0.7'];
   return { ...dirs, args };
 }
 
@@ -62,13 +63,13 @@ describe('kube-inference merge-config', () => {
     const log = fs.readFileSync(path.join(pod.output, 'merge-log.txt'), 'utf8');
     expect(result.out).toBe(log);
     expect(log).toBe(`kube-inference merge-config
-llama-stack release: 0.7
+Server release: llama-stack 0.7
 Base config: ${pod.baseDir}/config.yaml
 External providers: 3 (from ${pod.metadata})
   inference: added zz-first (remote::custom-vllm, module acme_custom.vllm, image quay.io/acme/zz-first:1.0)
   inference: replaced base provider \${env.OPENAI_API_KEY:+openai} (remote::openai) with openai (remote::openai_custom, module acme_custom.vllm, image quay.io/acme/openai:2)
   eval: added aa-last (inline::evaluator, module acme_custom.vllm, image quay.io/acme/aa-last:1.0); new section providers.eval
-apis: appended eval so that llama-stack serves the new sections
+apis: appended eval so that the server serves the new sections
 Warnings: 1
 
 WARNING: External provider 'openai' overrides base provider in API 'inference'
@@ -89,7 +90,7 @@ Outputs:
     writeMetadataDir(pod.metadata, [provider('a', { config: { b: 1, a: [2] } }), provider('s', { api: 'safety', providerType: 'inline::s' })]);
     const second = path.join(pod.root, 'second');
     await run(pod.args);
-    await run([...pod.args.slice(0, 4), '--output-dir', second]);
+    await run([...pod.args.slice(0, 4), '--output-dir', second, '--server-version', '0.7']);
     for (const file of ['config.yaml', 'extra-providers.yaml']) {
       expect(fs.readFileSync(path.join(second, file))).toEqual(fs.readFileSync(path.join(pod.output, file)));
     }
@@ -98,7 +99,7 @@ Outputs:
   test('--config-file-name names the merged file and, by default, the base config it reads', async () => {
     const pod = podVolumes(readFixture('starter-run-v0.3.0.yaml'), 'run.yaml');
     writeMetadataDir(pod.metadata, [provider('a')]);
-    const result = await run(['--metadata-dir', pod.metadata, '--output-dir', pod.output, '--config-file-name', 'run.yaml', '--base-config', path.join(pod.baseDir, 'run.yaml'), '--llama-stack-version', '0.3']);
+    const result = await run(['--metadata-dir', pod.metadata, '--output-dir', pod.output, '--config-file-name', 'run.yaml', '--base-config', path.join(pod.baseDir, 'run.yaml'), '--server-version', '0.3']);
     expect(result.code).toBe(0);
     expect(outputs(pod.output)).toEqual(['extra-providers.yaml', 'merge-log.txt', 'run.yaml']);
     const defaulted = await run(['--metadata-dir', pod.metadata, '--output-dir', pod.output, '--config-file-name', 'run.yaml']);
@@ -116,7 +117,7 @@ Outputs:
   test('relative paths are resolved against the working directory', async () => {
     const pod = podVolumes();
     writeMetadataDir(pod.metadata, [provider('a')]);
-    const result = await run(['--metadata-dir', 'external-providers/metadata', '--base-config', 'base-config/config.yaml', '--output-dir', 'out'], pod.root);
+    const result = await run(['--metadata-dir', 'external-providers/metadata', '--base-config', 'base-config/config.yaml', '--output-dir', 'out', '--server-version', '0.7'], pod.root);
     expect(result.code).toBe(0);
     expect(outputs(path.join(pod.root, 'out'))).toHaveLength(3);
   });
@@ -145,7 +146,7 @@ Outputs:
       config: { orchestrator_url: 'http://fms:8033' },
     })]);
     expect(fs.readdirSync(pod.metadata)).toEqual([providerKey('trustyai_fms')]);
-    const result = await run([...pod.args, '--llama-stack-version', '0.7.3']);
+    const result = await run([...pod.args.slice(0, -2), '--server-version', '0.7.3']);
     expect(result.err).toBe('');
     expect(result.code).toBe(0);
     const merged = parse(fs.readFileSync(path.join(pod.output, 'config.yaml'), 'utf8'));
@@ -199,19 +200,72 @@ Outputs:
     expect(result.out).toContain('    its sidecar\'s address http://localhost:18001 at config.url (the default key url)\n');
   });
 
-  test('--llama-stack-version picks the release: its APIs and its config file name', async () => {
+  test('--server-version picks the release: its APIs and its config file name; the newest ogx line by default', async () => {
     const base = 'version: 2\nimage_name: old\napis: [agents]\nproviders:\n  agents: []\n';
     const pod = podVolumes(base, 'run.yaml');
     writeMetadataDir(pod.metadata, [provider('my-agent', { api: 'agents', providerType: 'inline::my_agent' })]);
-    const old = await run(['--metadata-dir', pod.metadata, '--output-dir', pod.output, '--base-config', path.join(pod.baseDir, 'run.yaml'), '--llama-stack-version', '0.3']);
+    const old = await run(['--metadata-dir', pod.metadata, '--output-dir', pod.output, '--base-config', path.join(pod.baseDir, 'run.yaml'), '--server-version', '0.3']);
     expect(old.err).toBe('');
     expect(outputs(pod.output)).toEqual(['extra-providers.yaml', 'merge-log.txt', 'run.yaml']);
-    expect(old.out).toContain('llama-stack release: 0.3\n');
+    expect(old.out).toContain('Server release: llama-stack 0.3\n');
 
-    const current = await run(['--metadata-dir', pod.metadata, '--output-dir', path.join(pod.root, 'current'), '--base-config', path.join(pod.baseDir, 'run.yaml')]);
-    expect(current.code).toBe(1);
-    expect(current.err).toContain('ERROR: Provider image serves an API llama-stack 0.7 does not have');
-    expect(current.err).toContain('Resolution: agents was renamed responses in llama-stack 0.7: move the provider to externalProviders.responses');
+    const on07 = await run(['--metadata-dir', pod.metadata, '--output-dir', path.join(pod.root, 'current'), '--base-config', path.join(pod.baseDir, 'run.yaml'), '--server-version', '0.7']);
+    expect(on07.code).toBe(1);
+    expect(on07.err).toContain('ERROR: Provider image serves an API llama-stack 0.7 does not have');
+    expect(on07.err).toContain('Resolution: agents was renamed responses in llama-stack 0.7: move the provider to externalProviders.responses');
+    const byDefault = await run(['--metadata-dir', pod.metadata, '--output-dir', path.join(pod.root, 'current'), '--base-config', path.join(pod.baseDir, 'run.yaml')]);
+    expect(byDefault.err).toContain('ERROR: Provider image serves an API ogx 1.5 does not have');
+  });
+
+  test('--declarative-config generates the OGX operator\'s config over the base, then merges the providers on it', async () => {
+    const dir = path.join(__dirname, '..', 'fixtures', 'ogx-configgen', 'happy-basic');
+    const pod = podVolumes(fs.readFileSync(path.join(dir, 'base.yaml'), 'utf8'));
+    writeMetadataDir(pod.metadata, [provider('acme')]);
+    const spec = parse(fs.readFileSync(path.join(dir, 'cr.yaml'), 'utf8')).spec;
+    const result = await run([...pod.args.slice(0, -2), '--server-version', '1.5', '--insecure', '--declarative-config', JSON.stringify(spec)]);
+    expect(result.err).toBe('');
+    const merged = parse(fs.readFileSync(path.join(pod.output, 'config.yaml'), 'utf8'));
+    const want = parse(fs.readFileSync(path.join(dir, 'want-config.yaml'), 'utf8'));
+    expect(merged.providers.inference.map((p: any) => p.provider_id)).toEqual(['remote-vllm', 'acme']);
+    expect(merged.registered_resources).toEqual(want.registered_resources);
+    expect(merged.server).toEqual({ port: 8321, insecure: true });
+    expect(result.out).toContain("with the OGXServer's declarative config generated over it (1 providers, 1 models)");
+    // A spec the generator refuses: exit 1, nothing written.
+    const refused = await run([...pod.args.slice(0, -2), '--output-dir', path.join(pod.root, 'none'), '--declarative-config', '{"providers": {"inference": {"remote": {"vllm": 1}}}}']);
+    expect(refused.code).toBe(1);
+    expect(outputs(path.join(pod.root, 'none'))).toEqual([]);
+    await expect(mergeConfigCommand.run([...pod.args.slice(0, -2), '--declarative-config', '[1]'], recordingIo('/'))).rejects.toThrow('--declarative-config must be a JSON object');
+    await expect(mergeConfigCommand.run([...pod.args, '--declarative-config', '{}'], recordingIo('/'))).rejects.toThrow('for ogx releases');
+  });
+
+  test('--llama-stack-version, the old name of --server-version, still works, with a warning', async () => {
+    const pod = podVolumes('version: 2\nproviders: {}\n', 'run.yaml');
+    writeMetadataDir(pod.metadata, [provider('a')]);
+    const old = await run(['--metadata-dir', pod.metadata, '--output-dir', pod.output, '--base-config', path.join(pod.baseDir, 'run.yaml'), '--llama-stack-version', '0.3']);
+    expect(old.code).toBe(0);
+    expect(old.err).toBe('warning: --llama-stack-version is deprecated: llama-stack was renamed OGX; use --server-version\n');
+    expect(old.out).toContain('Server release: llama-stack 0.3\n');
+  });
+
+  test('--insecure and --tls-* write how the pod serves into the server section; --no-providers reads no metadata', async () => {
+    const pod = podVolumes('version: 2\nserver:\n  port: 8321\n');
+    const insecure = await run(['--no-providers', '--base-config', path.join(pod.baseDir, 'config.yaml'), '--output-dir', pod.output, '--insecure']);
+    expect(insecure.code).toBe(0);
+    expect(fs.readFileSync(path.join(pod.output, 'config.yaml'), 'utf8')).toBe('version: 2\nserver:\n  port: 8321\n  insecure: true\n');
+    expect(insecure.out).toContain('Server release: ogx 1.5\n');
+    expect(insecure.out).toContain('server: set insecure: true (the pod serves plain HTTP inside the cluster; ogx 1.2 and later refuse to start without TLS unless told so)\n');
+    const tls = await run(['--no-providers', '--base-config', path.join(pod.baseDir, 'config.yaml'), '--output-dir', pod.output,
+      '--tls-certfile', '/opt/llama-stack/tls/tls.crt', '--tls-keyfile', '/opt/llama-stack/tls/tls.key']);
+    expect(tls.code).toBe(0);
+    expect(fs.readFileSync(path.join(pod.output, 'config.yaml'), 'utf8'))
+      .toBe('version: 2\nserver:\n  port: 8321\n  tls_certfile: /opt/llama-stack/tls/tls.crt\n  tls_keyfile: /opt/llama-stack/tls/tls.key\n');
+    const conflict = await run(['--no-providers', '--base-config', path.join(pod.baseDir, 'config.yaml'), '--output-dir', path.join(pod.root, 'x'), '--tls-certfile', '/a', '--tls-keyfile', '/b']);
+    expect(conflict.code).toBe(0);
+    fs.writeFileSync(path.join(pod.baseDir, 'config.yaml'), 'server:\n  tls_certfile: /mine.crt\n');
+    const refused = await run(['--no-providers', '--base-config', path.join(pod.baseDir, 'config.yaml'), '--output-dir', path.join(pod.root, 'y'), '--insecure']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('ERROR: The base config contradicts how the pod serves');
+    expect(outputs(path.join(pod.root, 'y'))).toEqual([]);
   });
 
   test('replaces earlier outputs, and leaves no temporary files', async () => {
@@ -348,7 +402,14 @@ describe('kube-inference merge-config: usage', () => {
     [['--config-file-name', '../run.yaml'], "--config-file-name must be a plain file name such as config.yaml or run.yaml, other than extra-providers.yaml and merge-log.txt; found '../run.yaml'"],
     [['--config-file-name', 'merge-log.txt'], '--config-file-name must be a plain file name'],
     [['--output-dir', ''], '--output-dir needs a non-empty value'],
-    [['--llama-stack-version', '0.9'], "--llama-stack-version must name a llama-stack release: 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8 (or a full version such as 0.7.3); found '0.9'"],
+    [['--server-version', '0.9'], "--server-version must name an ogx or llama-stack release: 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5 (or a full version such as 1.5.0); found '0.9'"],
+    [['--llama-stack-version', '0.9'], '--llama-stack-version must name an ogx or llama-stack release'],
+    [['--llama-stack-version', '0.7', '--server-version', '1.5'], "--llama-stack-version is the old name of --server-version; give one of them, not '0.7' and '1.5'"],
+    [['--insecure', '--tls-certfile', '/a'], '--insecure (plain HTTP) and --tls-* (TLS) contradict each other'],
+    [['--tls-certfile', '/a'], '--tls-certfile and --tls-keyfile go together'],
+    [['--tls-cafile', '/a'], '--tls-cafile needs --tls-certfile and --tls-keyfile'],
+    [['--tls-certfile', 'a.crt', '--tls-keyfile', '/b'], "--tls-certfile must be an absolute path in the server container; found 'a.crt'"],
+    [['--no-providers', '--metadata-dir', '/m'], '--no-providers and --metadata-dir contradict each other'],
   ])('%j is a usage error', async (args, message) => {
     await expect(mergeConfigCommand.run(args, recordingIo('/'))).rejects.toThrow(UsageError);
     await expect(mergeConfigCommand.run(args, recordingIo('/'))).rejects.toThrow(message);

@@ -95,7 +95,7 @@ describe('the llama-stack operator\'s samples, rendered as they are', () => {
   test('example-with-configmap.yaml: the run.yaml of an older release is read by that name, with a warning', async () => {
     const { objects, warnings } = await render('example-with-configmap.yaml');
     expect(warnings).toEqual([
-      'spec.server.userConfig: the ConfigMap \'llama-stack-config\' has no key config.yaml, the config file of this llama-stack release; the server reads its run.yaml. '
+      'spec.server.userConfig: the ConfigMap \'llama-stack-config\' has no key config.yaml, the config file of this server release; the server reads its run.yaml. '
       + 'Set userConfig.configMapKey to run.yaml to say so, or rename the key.',
     ]);
     expect(envOf(server(objects)).LLAMA_STACK_CONFIG).toBe('/etc/llama-stack/run.yaml');

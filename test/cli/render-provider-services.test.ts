@@ -5,7 +5,7 @@ import { cli } from './run';
 
 const DOCUMENT = `apiVersion: llamastack.io/v1alpha1
 kind: LlamaStackDistribution
-metadata: {name: team-a, namespace: ai, annotations: {kube-inference.io/llama-stack-version: "0.7"}}
+metadata: {name: team-a, namespace: ai, annotations: {kube-inference.io/server-version: "0.7"}}
 spec:
   server:
     distribution: {name: starter}

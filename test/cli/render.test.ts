@@ -73,25 +73,44 @@ describe('kube-inference render', () => {
     expect(r.stderr).toContain("Rename it, e.g. 'my-provider'");
   });
 
-  test('the llama-stack release: the annotation, else the image tag, else 0.7 with a warning when providers depend on it', async () => {
+  test('the server release: the annotation, else the image tag, else llama-stack 0.7 with a warning when providers depend on it', async () => {
     const text = readFileSync(FIXTURE, 'utf8');
     const args = (doc: any) => parseAllDocuments(doc).map((d) => d.toJS())
       .find((d) => d.kind === 'Deployment' && d.metadata.name === 'team-a').spec.template.spec.initContainers.find((c: any) => c.name === 'merge-config').args;
-    const tagged = await cli(['render', '-'], { stdin: text.replace(/ {2}annotations:\n.*\n.*\n/, '').replace('      name: starter', '      image: docker.io/llamastack/distribution-starter:0.6.1') });
+    const release = (doc: any) => args(doc)[args(doc).indexOf('--server-version') + 1];
+    const noAnnotation = text.replace(/ {2}annotations:\n.*\n.*\n/, '');
+    const tagged = await cli(['render', '-'], { stdin: noAnnotation.replace('      name: starter', '      image: docker.io/llamastack/distribution-starter:0.6.1') });
     expect(tagged.stderr).toBe('');
-    expect(args(tagged.stdout).slice(-2)).toEqual(['--llama-stack-version', '0.6']);
+    expect(release(tagged.stdout)).toBe('0.6');
 
-    const unknown = await cli(['render', '-'], { stdin: text.replace(/ {2}annotations:\n.*\n.*\n/, '') });
+    // A named distribution of the llama-stack operator's document is llama-stack's, of the last line.
+    const named = await cli(['render', '-'], { stdin: noAnnotation });
+    expect(named.stderr).toBe('');
+    expect(release(named.stdout)).toBe('0.7');
+    expect(named.stdout).toContain('image: docker.io/llamastack/distribution-starter:0.7.3');
+
+    const unknown = await cli(['render', '-'], { stdin: noAnnotation.replace('      name: starter', '      image: quay.io/acme/llama-stack:prod') });
     expect(unknown.code).toBe(0);
     expect(unknown.stderr).toBe('warning: <stdin> document 1 (LlamaStackDistribution "team-a"): spec.server.distribution: the tag of '
-      + 'docker.io/llamastack/distribution-starter:latest does not say which llama-stack release it runs; the external providers are checked '
-      + 'against 0.7. Name the release with the annotation kube-inference.io/llama-stack-version (e.g. "0.6"), or use an image tagged with its llama-stack version.\n');
+      + 'quay.io/acme/llama-stack:prod does not say which server release it runs; the pod is rendered for llama-stack 0.7 and the external '
+      + 'providers are checked against it. Name the release with the annotation kube-inference.io/server-version (e.g. "0.6", or "1.5" for ogx), '
+      + 'or use an image tagged with its version.\n');
 
-    const bad = await cli(['render', '-'], { stdin: text.replace('llama-stack-version: "0.7"', 'llama-stack-version: "0.9"') });
+    const bad = await cli(['render', '-'], { stdin: text.replace('server-version: "0.7"', 'server-version: "0.9"') });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain("metadata.annotations.kube-inference.io/llama-stack-version: '0.9' is not a llama-stack release this construct knows");
+    expect(bad.stderr).toContain("metadata.annotations.kube-inference.io/server-version: '0.9' is not a llama-stack or ogx release this construct knows");
     const agents = await cli(['render', '-'], { stdin: text.replace('      safety:', '      agents:') });
     expect(agents.stderr).toContain('spec.server.externalProviders.agents[0]: provider \'trustyai-fms\' (image quay.io/trustyai/fms-provider:0.4.0): llama-stack 0.7 has no agents API');
+
+    // The annotation's old name still works, with a warning; both with different values are refused.
+    const old = await cli(['render', '-'], { stdin: text.replace('kube-inference.io/server-version: "0.7"', 'kube-inference.io/llama-stack-version: "0.6"') });
+    expect(old.code).toBe(0);
+    expect(release(old.stdout)).toBe('0.6');
+    expect(old.stderr).toContain('metadata.annotations.kube-inference.io/llama-stack-version is deprecated: llama-stack was renamed OGX, and '
+      + 'kube-inference.io/server-version names a release of either. Rename the annotation to kube-inference.io/server-version.');
+    const both = await cli(['render', '-'], { stdin: text.replace('kube-inference.io/server-version: "0.7"', 'kube-inference.io/server-version: "0.7"\n    kube-inference.io/llama-stack-version: "0.6"') });
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('metadata.annotations.kube-inference.io/llama-stack-version: is "0.6" while kube-inference.io/server-version is "0.7"');
   });
 
   test('YAML syntax errors give the line and column', async () => {
@@ -128,7 +147,9 @@ describe('kube-inference render', () => {
     expect(r.stderr).toContain('<stdin> document 2 (LlamaStackDistributon "a"): unsupported document: expected kind LlamaStackDistribution with apiVersion llamastack.io/v1alpha1');
     expect(r.stderr).toContain('(did you mean kind LlamaStackDistribution?)');
     expect(r.stderr).toContain('<stdin> document 3 (LlamaStackDistribution "b"): unsupported document: llamastack.io/v1alpha2 exists only in pull request #253 of the llama-stack operator');
-    expect(r.stderr).toContain('<stdin> document 4 (OGXServer "c"): unsupported document: OGXServer is the kind of the llama-stack operator since it became OGX');
+    // An OGXServer renders (docs/ogx-operator.md); this one lacks its spec.
+    expect(r.stderr).toContain('<stdin> document 4 (OGXServer "c") has 1 invalid setting:');
+    expect(r.stderr).toContain('spec: missing');
     expect(r.stderr).toContain('<stdin> document 5 (ModelDeploymnt "d"): unsupported document:');
     expect(r.stderr).toContain('(did you mean kind ModelDeployment?)');
     expect(r.stderr).toContain('<stdin> document 6 (ConfigMap "e"): not a Kubernetes object:');
@@ -339,7 +360,7 @@ describe('the built kube-inference binary', () => {
     const r = spawnSync('node', [bin, 'render', file]);
     expect(r.status).toBe(1);
     expect(r.stdout.toString()).toBe('');
-    expect(r.stderr.toString()).toContain("spec.server.distribution.name: 'nope' is not a known distribution");
+    expect(r.stderr.toString()).toContain("spec.server.distribution.name: 'nope' is not a distribution llama-stack 0.7 publishes an image of");
     expect(r.stderr.toString()).not.toMatch(/\n\s+at /);
   });
 });
@@ -351,7 +372,7 @@ describe('provider metadata in documents', () => {
     writeFileSync(join(dir, 'stack.yaml'), [
       'apiVersion: llamastack.io/v1alpha1',
       'kind: LlamaStackDistribution',
-      'metadata: {name: merged, namespace: ai, annotations: {kube-inference.io/llama-stack-version: "0.7"}}',
+      'metadata: {name: merged, namespace: ai, annotations: {kube-inference.io/server-version: "0.7"}}',
       'spec:',
       '  server:',
       '    distribution: {name: starter}',
@@ -549,7 +570,7 @@ describe('kube-inference render: an OpenShift Route where asked', () => {
   });
 
   test('a server serving TLS gets a passthrough Route; the CRD\'s own rules refuse what OpenShift refuses', async () => {
-    const r = await cli(['render', '-'], { stdin: doc('{exposeRoute: true, exposeAs: Route}', '    healthCheck: https\n') });
+    const r = await cli(['render', '-'], { stdin: doc('{exposeRoute: true, exposeAs: Route}', '    healthCheck: https\n    userConfig: {configMapName: tls-config}\n') });
     expect(route(r.stdout).spec.tls).toEqual({ termination: 'passthrough', insecureEdgeTerminationPolicy: 'Redirect' });
     // The CRD's CEL rule, as the API server would run it: passthrough cannot allow plain HTTP.
     const dir = tmp();

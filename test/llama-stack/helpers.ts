@@ -3,10 +3,22 @@ import { join } from 'path';
 import { Testing } from 'cdk8s';
 import { LlamaStackWithProviders, LlamaStackWithProvidersProps } from '../../src';
 
-/** Renders the construct alone in a chart and returns the manifests. */
+/**
+ * The release these suites render for unless a case names one: llama-stack 0.7, whose APIs (safety,
+ * eval, …) their providers use. The ogx line, the default, has suites of its own (ogx.test.ts).
+ */
+export const LLAMA_STACK_LINE = '0.7';
+
+/** Props for llama-stack 0.7, unless they name a release or an image whose tag does. */
+export function onLlamaStack(props: LlamaStackWithProvidersProps): LlamaStackWithProvidersProps {
+  const named = props.serverVersion !== undefined || props.llamaStackVersion !== undefined || props.distribution?.image !== undefined;
+  return named ? props : { ...props, serverVersion: LLAMA_STACK_LINE };
+}
+
+/** Renders the construct alone in a chart (for llama-stack 0.7 unless the props say otherwise) and returns the manifests. */
 export function render(props: LlamaStackWithProvidersProps): any[] {
   const chart = Testing.chart();
-  new LlamaStackWithProviders(chart, 'stack', { name: 'stack', ...props });
+  new LlamaStackWithProviders(chart, 'stack', { name: 'stack', ...onLlamaStack(props) });
   return Testing.synth(chart);
 }
 
@@ -42,6 +54,7 @@ export function errorOf(props: LlamaStackWithProvidersProps): string {
 
 export const THREE_PROVIDERS: LlamaStackWithProvidersProps = {
   distribution: { name: 'starter' },
+  serverVersion: LLAMA_STACK_LINE,
   externalProviders: {
     safety: [{ providerId: 'trustyai-fms', image: 'quay.io/trustyai/fms-provider:0.4.0' }],
     inference: [

@@ -146,3 +146,22 @@ describe('a provider with a service in pods of its own (seed 002, Level 2b)', ()
       .toMatchObject({ phase: 'Degraded', reason: 'service stack-vectors: no pod available', service: { replicas: { desired: 2, available: 0 } } });
   });
 });
+
+test('a pod of an ogx server (its container ogx, the default for ogx releases) reads the same', () => {
+  const ogx = find(render({ distribution: { name: 'starter' }, serverVersion: '1.5', externalProviders: { inference: [{ providerId: 'p', image: 'quay.io/acme/p:1' }] } }), 'Deployment');
+  const spec = ogx.spec.template.spec;
+  expect(spec.containers[0].name).toBe('ogx');
+  const status = llamaStackPodStatus({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'stack-ogx', labels: ogx.spec.template.metadata.labels },
+    spec,
+    status: {
+      conditions: [{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: 'True' }],
+      initContainerStatuses: spec.initContainers.map((c: any) => done(c.name)),
+      containerStatuses: [running('ogx', true)],
+    },
+  });
+  expect(status).toMatchObject({ name: 'stack', pod: 'stack-ogx', phase: 'Ready', restarts: 0 });
+  expect(status.providers).toEqual([{ providerId: 'p', api: 'inference', image: 'quay.io/acme/p:1', mode: 'inline', phase: 'Ready' }]);
+});

@@ -13,7 +13,7 @@ describe('LlamaStackWithProviders without external providers', () => {
   });
 
   test('maps a named distribution to its image', () => {
-    expect(server.image).toBe('docker.io/llamastack/distribution-starter:latest');
+    expect(server.image).toBe('docker.io/llamastack/distribution-starter:0.7.3');
   });
 
   test('has no init containers and leaves the image its entrypoint (no config to point at)', () => {
@@ -56,7 +56,8 @@ describe('LlamaStackWithProviders with a user config', () => {
     const manifests = render({ distribution: { image: 'quay.io/acme/llama:0.4' }, userConfig: { config: { version: 2, apis: ['inference'] } } });
     const cm = find(manifests, 'ConfigMap');
     expect(cm.metadata.name).toBe('stack-config');
-    expect(cm.data['config.yaml']).toBe('version: 2\napis:\n- inference\n');
+    // With the pod's plain HTTP said explicitly (ogx 1.2 and later need it; this release ignores it).
+    expect(cm.data['config.yaml']).toBe('version: 2\napis:\n- inference\nserver:\n  insecure: true\n');
     const pod = podSpec(manifests);
     expect(pod.containers[0].command).toEqual(LAUNCH_SERVER);
     expect(pod.containers[0].env).toContainEqual({ name: 'LLAMA_STACK_CONFIG', value: '/etc/llama-stack/config.yaml' });
@@ -67,7 +68,7 @@ describe('LlamaStackWithProviders with a user config', () => {
   test('YAML text is kept as written, comments included, and its hash rolls the pods', () => {
     const text = '# tuned for production\nversion: 2\nproviders: {}\n';
     const a = render({ distribution: { name: 'starter' }, userConfig: { config: text }, configFileName: 'run.yaml' });
-    expect(find(a, 'ConfigMap').data['run.yaml']).toBe(text);
+    expect(find(a, 'ConfigMap').data['run.yaml']).toBe(`${text}server:\n  insecure: true\n`);
     const b = render({ distribution: { name: 'starter' }, userConfig: { config: text.replace('2', '3') }, configFileName: 'run.yaml' });
     const hash = (m: any[]) => find(m, 'Deployment').spec.template.metadata.annotations['kube-inference.io/config-hash'];
     expect(hash(a)).toMatch(/^[0-9a-f]{64}$/);
@@ -174,8 +175,11 @@ describe('LlamaStackWithProviders with external providers', () => {
     expect(byName('extract-distribution-config').env).toEqual([
       { name: 'CONFIG_SEARCH_PATHS', value: '/opt/app-root/config.yaml:/opt/app-root/run.yaml:/etc/llama-stack/config.yaml:/etc/llama-stack/run.yaml:/app/run.yaml' },
       { name: 'BASE_CONFIG_FILE', value: '/opt/llama-stack/base-config/config.yaml' },
-      { name: 'DISTRIBUTION_IMAGE', value: 'docker.io/llamastack/distribution-starter:latest' },
+      { name: 'DISTRIBUTION_IMAGE', value: 'docker.io/llamastack/distribution-starter:0.7.3' },
       { name: 'DISTRIBUTION_NAME', value: 'starter' },
+      // The release's command (its console script finds the Python) and package (its distributions hold the configs).
+      { name: 'SERVER_COMMAND', value: 'llama stack run' },
+      { name: 'SERVER_PACKAGE', value: 'llama_stack' },
     ]);
     expect(byName('extract-distribution-config').image).toBe(server.image);
   });
@@ -200,6 +204,8 @@ describe('LlamaStackWithProviders with external providers', () => {
       { name: 'PYTHONPATH', value: '/opt/llama-stack/external-providers/python-packages:/opt/extra' },
       { name: 'EXTERNAL_PROVIDERS_DIR', value: '/opt/llama-stack/external-providers' },
       { name: 'DISTRIBUTION_IMAGE', value: p.containers[0].image },
+      { name: 'SERVER_COMMAND', value: 'llama stack run' },
+      { name: 'SERVER_PACKAGE', value: 'llama_stack' },
     ]);
     expect(p.containers[0].env.filter((e: any) => e.name.startsWith('LLS_PROVIDER_'))).toHaveLength(1);
     expect(p.initContainers.find((c: any) => c.name === 'extract-distribution-config').imagePullPolicy).toBe('Always');
@@ -213,7 +219,9 @@ describe('LlamaStackWithProviders with external providers', () => {
       '--base-config', '/opt/llama-stack/base-config/config.yaml',
       '--output-dir', '/opt/llama-stack/config',
       '--config-file-name', 'config.yaml',
-      '--llama-stack-version', '0.7',
+      '--server-version', '0.7',
+      // The pod serves plain HTTP: the merged config says so (server.insecure: true).
+      '--insecure',
     ]);
     expect(byName('merge-config').image).toMatch(/^ghcr\.io\/kube-inference\/merge:\d+\.\d+\.\d+/);
   });
@@ -521,7 +529,7 @@ describe('LlamaStackWithProviders: how the server starts', () => {
 
   test('workers that cannot start are refused, naming why', () => {
     expect(errorOf({ distribution: { name: 'starter' }, workers: 0 })).toContain('workers: 0 is not a worker count: expected a whole number ≥ 1.');
-    expect(errorOf({ distribution: { name: 'starter' }, llamaStackVersion: '0.2', workers: 2 }))
+    expect(errorOf({ distribution: { name: 'starter' }, serverVersion: '0.2', workers: 2 }))
       .toContain('workers: llama-stack 0.2 cannot start uvicorn workers');
     expect(errorOf({ distribution: { name: 'starter' }, workers: 2, userConfig: { config: { version: 2, server: { tls_certfile: '/certs/tls.crt' } } } }))
       .toContain('would not read server.tls_certfile of the config and would serve plain HTTP');
@@ -604,8 +612,8 @@ describe('LlamaStackWithProviders: a user ConfigMap the app defines is checked f
 
   test('only the other release\'s file name: read by that name, with a warning', () => {
     const chart = build({ 'run.yaml': 'version: 2\n' });
-    expect(podSpec(Testing.synth(chart)).containers[0].env).toContainEqual({ name: 'LLAMA_STACK_CONFIG', value: '/etc/llama-stack/run.yaml' });
-    expect(warningsOf(chart)).toEqual([expect.stringContaining('userConfig: the ConfigMap \'cfg\' has no key config.yaml, the config file of this llama-stack release; the server reads its run.yaml.')]);
+    expect(podSpec(Testing.synth(chart)).containers[0].env).toContainEqual({ name: 'OGX_CONFIG', value: '/etc/llama-stack/run.yaml' });
+    expect(warningsOf(chart)).toEqual([expect.stringContaining('userConfig: the ConfigMap \'cfg\' has no key config.yaml, the config file of this server release; the server reads its run.yaml.')]);
   });
 
   test('a key it does not hold is refused, listing its keys', () => {

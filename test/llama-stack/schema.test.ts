@@ -17,7 +17,8 @@ const CASES: Record<string, Parameters<typeof render>[0]> = {
   'relaxed security, no preflight': { ...THREE_PROVIDERS, podSecurity: { restricted: false }, preflight: false },
   'ids from the platform (OpenShift restricted-v2)': { ...THREE_PROVIDERS, podSecurity: { idsFromPlatform: true } },
   'TCP health checks': { distribution: { name: 'starter' }, healthCheck: 'tcp' },
-  'HTTPS health checks': { distribution: { name: 'starter' }, healthCheck: 'https' },
+  'HTTPS health checks': { distribution: { name: 'starter' }, healthCheck: 'https', userConfig: { configMapName: 'tls-config' } },
+  'TLS from a Secret, with metrics': { distribution: { name: 'starter' }, serverVersion: '1.5', tls: { secretName: 'stack-tls', clientCaKey: 'ca.crt' }, metricsPort: 9464, network: { expose: true, allowedFrom: {} } },
   'exposed through an Ingress, isolated by a NetworkPolicy': {
     distribution: { name: 'starter' },
     network: { expose: true, ingressClassName: 'nginx', allowedFrom: { namespaces: ['web'], labels: ['example.com/llama-clients'] } },

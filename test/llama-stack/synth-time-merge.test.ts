@@ -2,7 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { Testing } from 'cdk8s';
 import { parse } from 'yaml';
-import { errorOf, find, podSpec, render } from './helpers';
+import { errorOf, find, onLlamaStack, podSpec, render } from './helpers';
 import { LlamaStackWithProviders, providerKey, warningsOf } from '../../src';
 import { firstDifference } from '../../src/run-config/read-back';
 import { CONFIG_LIMITS, parseUntrustedYaml } from '../../src/run-config/safe-yaml';
@@ -58,7 +58,8 @@ describe('config merged at synth time (every provider\'s metadata and the config
     expect(merged.providers.safety).toEqual([{ provider_id: 'trustyai-fms', provider_type: 'remote::trustyai_fms', module: 'llama_stack_provider_trustyai_fms' }]);
     // Everything the merge does not own is kept, comments included.
     expect(config.data['config.yaml']).toMatch(/^# our production config\n/);
-    expect(merged.server).toEqual({ port: 8321 });
+    // The pod's plain HTTP, said by the merge (server.insecure: ogx 1.2 and later need it, this release ignores it).
+    expect(merged.server).toEqual({ port: 8321, insecure: true });
     expect(parse(config.data['extra-providers.yaml'])).toMatchObject({ apiVersion: 'llamastack.io/v1alpha1', kind: 'ExternalProviders' });
     expect(config.data['merge-log.txt']).toContain('replaced base provider ollama (remote::ollama)');
   });
@@ -71,7 +72,7 @@ describe('config merged at synth time (every provider\'s metadata and the config
 
   test('the override of a base provider is a warning at synth', () => {
     const chart = Testing.chart();
-    const stack = new LlamaStackWithProviders(chart, 'x', PROPS);
+    const stack = new LlamaStackWithProviders(chart, 'x', onLlamaStack(PROPS));
     expect(stack.mergedAtSynthTime).toBe(true);
     expect(warningsOf(chart).join('\n')).toContain("External provider 'ollama' overrides base provider in API 'inference'");
   });
@@ -81,7 +82,7 @@ describe('overriding the trustyai_fms provider of the ODH distribution config', 
   const odh = readFileSync(join(__dirname, '..', 'fixtures', 'llama-stack', 'odh-distribution-config.yaml'), 'utf8');
   const props = {
     distribution: { image: 'quay.io/opendatahub/llama-stack:odh' },
-    llamaStackVersion: '0.7.3',
+    serverVersion: '0.7.3',
     userConfig: { config: odh },
     externalProviders: {
       safety: [{
@@ -111,7 +112,7 @@ describe('overriding the trustyai_fms provider of the ODH distribution config', 
   });
 
   test('a 0.7 config checked as 0.6 fails synth, naming the APIs 0.6 lacks', () => {
-    expect(errorOf({ ...props, llamaStackVersion: '0.6' }))
+    expect(errorOf({ ...props, serverVersion: '0.6' }))
       .toContain('userConfig.config: The base config names APIs llama-stack 0.6 does not have: '
         + '  - providers.responses: llama-stack 0.6 has no responses API (responses is the llama-stack 0.7 name of agents).');
   });
@@ -168,7 +169,7 @@ describe('values llama-stack\'s YAML 1.1 reader would read otherwise', () => {
   test('a user config given as an object is written so that it reads back unchanged', () => {
     const user = { version: 2, providers: {}, hostile: hostileConfig() };
     const data = find(render({ distribution: { name: 'starter' }, userConfig: { config: user } }), 'ConfigMap').data;
-    expect(firstDifference(read(data['config.yaml']), user)).toBeUndefined();
+    expect(firstDifference(read(data['config.yaml']), { ...user, server: { insecure: true } })).toBeUndefined();
   });
 
   describeWhen('read by real PyYAML', pyyamlSupport(), 'python3 with PyYAML', () => {
@@ -184,7 +185,7 @@ describe('values llama-stack\'s YAML 1.1 reader would read otherwise', () => {
     test('the ConfigMap of a user config given as an object', () => {
       const user = { version: 2, providers: {}, hostile: hostileConfig() };
       const data = find(render({ distribution: { name: 'starter' }, userConfig: { config: user } }), 'ConfigMap').data;
-      expect(pythonDifference(pyyamlValue(data['config.yaml']), user)).toBeUndefined();
+      expect(pythonDifference(pyyamlValue(data['config.yaml']), { ...user, server: { insecure: true } })).toBeUndefined();
     });
   });
 

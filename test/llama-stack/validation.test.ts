@@ -54,55 +54,80 @@ describe('validation at synth time', () => {
   test('an unknown section lists the accepted ones', () => {
     expect(errorOf({ distribution: { name: 'starter' }, externalProviders: { vectorIO: [] } as any }))
       .toContain('externalProviders.vectorIO: unknown field; expected one of: inference, safety, agents, responses, vectorIo, datasetIo, scoring, eval, '
-        + 'toolRuntime, postTraining, files, fileProcessors, batches, telemetry');
+        + 'toolRuntime, postTraining, files, fileProcessors, batches, telemetry, messages, interactions, skills, containerRuntime');
   });
 
   test('a section the release does not have names the field, the release, its sections and the fix', () => {
     const agents = { agents: [{ providerId: 'my-agent', image: 'quay.io/acme/agent:1' }] };
-    expect(errorOf({ ...withProviders([], agents), llamaStackVersion: '0.7' })).toContain(
+    expect(errorOf({ ...withProviders([], agents), serverVersion: '0.7' })).toContain(
       "externalProviders.agents[0]: provider 'my-agent' (image quay.io/acme/agent:1): llama-stack 0.7 has no agents API (its sections: inference, "
       + 'safety, responses, vectorIo, datasetIo, scoring, eval, toolRuntime, files, fileProcessors, batches); agents was renamed responses in '
       + 'llama-stack 0.7: move the provider to externalProviders.responses (with an image whose metadata declares api: responses), or set '
-      + 'llamaStackVersion to 0.6 or older.');
-    expect(() => render({ ...withProviders([], agents), llamaStackVersion: '0.6' })).not.toThrow();
+      + 'serverVersion to 0.6 or older.');
+    expect(() => render({ ...withProviders([], agents), serverVersion: '0.6' })).not.toThrow();
     expect(errorOf(withProviders([], { postTraining: [{ providerId: 't', image: 'quay.io/acme/t:1' }] })))
-      .toContain('llama-stack 0.7 removed the post_training API: set llamaStackVersion to 0.6 or older, or remove the provider.');
-    expect(errorOf({ ...withProviders([], { fileProcessors: [{ providerId: 'f', image: 'quay.io/acme/f:1' }] }), llamaStackVersion: '0.3.5' }))
+      .toContain('llama-stack 0.7 removed the post_training API: set serverVersion to 0.6 or older, or remove the provider.');
+    expect(errorOf({ ...withProviders([], { fileProcessors: [{ providerId: 'f', image: 'quay.io/acme/f:1' }] }), serverVersion: '0.3.5' }))
       .toContain('file_processors is an API of llama-stack 0.4 and newer');
+    // The newest line, the default, has no safety API.
+    expect(errorOf({ ...withProviders([], { safety: [{ providerId: 's', image: 'quay.io/acme/s:1' }] }), serverVersion: '1.5' }))
+      .toContain("externalProviders.safety[0]: provider 's' (image quay.io/acme/s:1): ogx 1.5 has no safety API (its sections: inference, responses, "
+        + 'vectorIo, toolRuntime, files, fileProcessors, batches, messages, interactions, skills, containerRuntime); ogx 1.0 removed the safety API: '
+        + 'set serverVersion to 0.8 or older, or remove the provider.');
   });
 
-  test('llamaStackVersion: a known release the pod can run, defaulting to the image tag, then 0.7', () => {
-    const release = (props: any) => podSpec(render(props)).initContainers.find((c: any) => c.name === 'merge-config').args.slice(-1)[0];
+  test('serverVersion: a known release, defaulting to the image tag, then the newest ogx line', () => {
+    const release = (props: any) => {
+      const args: string[] = podSpec(render(props)).initContainers.find((c: any) => c.name === 'merge-config').args;
+      return args[args.indexOf('--server-version') + 1];
+    };
     const providers = withProviders([{ providerId: 'p', image: 'quay.io/acme/p:1' }]);
-    expect(release(providers)).toBe('0.7');
-    expect(release({ ...providers, llamaStackVersion: '0.5.4' })).toBe('0.5');
-    expect(release({ ...providers, distribution: { image: 'docker.io/llamastack/distribution-starter:0.4.7' } })).toBe('0.4');
-    expect(errorOf({ ...providers, llamaStackVersion: '0.9' }))
-      .toContain("llamaStackVersion: '0.9' is not a llama-stack release this construct knows: expected one of 0.2, 0.3, 0.4, 0.5, 0.6, 0.7 (a full version such as '0.7.3' names its line).");
-    expect(errorOf({ ...providers, llamaStackVersion: '0.8' }))
-      .toContain("llamaStackVersion: llama-stack 0.8 (published as ogx), which this construct cannot render yet: its server starts with 'ogx stack run'");
-    expect(errorOf({ ...providers, distribution: { image: 'docker.io/llamastack/distribution-starter:0.8.0' } }))
-      .toContain('distribution: the image tag of docker.io/llamastack/distribution-starter:0.8.0 names llama-stack 0.8 (published as ogx), which this construct cannot render yet');
+    expect(release(providers)).toBe('0.7'); // the helper's llama-stack default
+    expect(release({ ...providers, serverVersion: undefined, distribution: { name: 'starter' } })).toBe('0.7');
+    const chart = Testing.chart();
+    new LlamaStackWithProviders(chart, 'x', { distribution: { name: 'starter' }, mergeImage: 'm/m:1', externalProviders: providers.externalProviders });
+    const merge = podSpec(Testing.synth(chart)).initContainers.find((c: any) => c.name === 'merge-config').args;
+    expect(merge[merge.indexOf('--server-version') + 1]).toBe('1.5');
+    expect(release({ ...providers, serverVersion: '0.5.4' })).toBe('0.5');
+    expect(release({ ...providers, serverVersion: '1.1.3' })).toBe('1.1');
+    expect(release({ ...providers, serverVersion: undefined, distribution: { image: 'docker.io/llamastack/distribution-starter:0.4.7' } })).toBe('0.4');
+    expect(release({ ...providers, serverVersion: undefined, distribution: { image: 'docker.io/ogxai/distribution-starter:1.2.5' } })).toBe('1.2');
+    expect(errorOf({ ...providers, serverVersion: '0.9' }))
+      .toContain("serverVersion: '0.9' is not a llama-stack or ogx release this construct knows: expected one of 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0, "
+        + "1.1, 1.2, 1.3, 1.4, 1.5 (a full version such as '1.5.0' names its line).");
+  });
+
+  test('llamaStackVersion, the old name of serverVersion, still works, with a warning; two different values are refused', () => {
+    const chart = Testing.chart();
+    new LlamaStackWithProviders(chart, 'x', { distribution: { name: 'starter' }, llamaStackVersion: '0.6' });
+    expect(warningsOf(chart)).toEqual(['llamaStackVersion is deprecated: llama-stack was renamed OGX, and the field serverVersion names a release of either. Rename llamaStackVersion to serverVersion.']);
+    expect(podSpec(Testing.synth(chart)).containers[0].image).toBe('docker.io/llamastack/distribution-starter:0.6.1');
+    expect(errorOf({ distribution: { name: 'starter' }, llamaStackVersion: '0.6', serverVersion: '1.5' }))
+      .toContain("llamaStackVersion: is '0.6' while serverVersion is '1.5': llamaStackVersion is the old name of serverVersion. Remove llamaStackVersion.");
+    expect(errorOf({ distribution: { name: 'starter' }, llamaStackVersion: '0.9' })).toContain("llamaStackVersion: '0.9' is not a llama-stack or ogx release");
   });
 
   test('a release that contradicts the image tag is a warning', () => {
     const chart = Testing.chart();
-    new LlamaStackWithProviders(chart, 'x', { distribution: { image: 'docker.io/llamastack/distribution-starter:0.6.1' }, llamaStackVersion: '0.7' });
-    expect(warningsOf(chart)).toContain('llamaStackVersion is 0.7, but the tag of the distribution image docker.io/llamastack/distribution-starter:0.6.1 names llama-stack 0.6: '
-      + 'the providers and the config are checked against 0.7. Make the two agree.');
+    new LlamaStackWithProviders(chart, 'x', { distribution: { image: 'docker.io/llamastack/distribution-starter:0.6.1' }, serverVersion: '0.7' });
+    expect(warningsOf(chart)).toContain('serverVersion is 0.7, but the tag of the distribution image docker.io/llamastack/distribution-starter:0.6.1 names llama-stack 0.6: '
+      + 'the pod is rendered for llama-stack 0.7. Make the two agree.');
   });
 
   test('the config file name follows the release', () => {
     const key = (props: any) => find(render({ ...props, userConfig: { configMapName: 'cfg' } }), 'Deployment').spec.template.spec.containers[0].env
-      .find((e: any) => e.name === 'LLAMA_STACK_CONFIG').value.replace('/etc/llama-stack/', '');
+      .find((e: any) => e.name.endsWith('_CONFIG')).value.replace('/etc/llama-stack/', '');
     expect(key({ distribution: { name: 'starter' } })).toBe('config.yaml');
-    expect(key({ distribution: { name: 'starter' }, llamaStackVersion: '0.3' })).toBe('run.yaml');
+    expect(key({ distribution: { name: 'starter' }, serverVersion: '1.5' })).toBe('config.yaml');
+    expect(key({ distribution: { name: 'starter' }, serverVersion: '0.3' })).toBe('run.yaml');
     expect(key({ distribution: { image: 'docker.io/llamastack/distribution-starter:0.2.23' } })).toBe('run.yaml');
-    expect(key({ distribution: { name: 'starter' }, llamaStackVersion: '0.3', configFileName: 'config.yaml' })).toBe('config.yaml');
+    expect(key({ distribution: { name: 'starter' }, serverVersion: '0.3', configFileName: 'config.yaml' })).toBe('config.yaml');
   });
 
   test('distribution: unknown name, both name and image, or neither', () => {
-    expect(errorOf({ distribution: { name: 'ollama' } })).toContain("distribution.name: 'ollama' is not a known distribution: expected one of starter, remote-vllm, meta-reference-gpu, postgres-demo");
+    expect(errorOf({ distribution: { name: 'ollama' } })).toContain("distribution.name: 'ollama' is not a distribution llama-stack 0.7 publishes an image of: expected one of starter, remote-vllm, meta-reference-gpu, postgres-demo, or give distribution.image instead.");
+    expect(errorOf({ distribution: { name: 'remote-vllm' }, serverVersion: '1.5' }))
+      .toContain("distribution.name: 'remote-vllm' is not a distribution ogx 1.5 publishes an image of: expected one of starter, postgres-demo, nvidia, oci, open-benchmark, watsonx, or give distribution.image instead.");
     expect(errorOf({ distribution: { name: 'starter', image: 'x/y:1' } })).toContain('expected exactly one');
     expect(errorOf({ distribution: {} })).toContain('no distribution given');
   });
@@ -282,7 +307,7 @@ describe('untyped input (YAML, JavaScript) gets clear errors, never a crash', ()
 
   test('a distribution name that is a property of every object is unknown, not found', () => {
     for (const name of ['constructor', 'toString', '__proto__']) {
-      expect(errorOf({ distribution: { name } })).toContain(`distribution.name: '${name}' is not a known distribution`);
+      expect(errorOf({ distribution: { name } })).toContain(`distribution.name: '${name}' is not a distribution llama-stack 0.7 publishes an image of`);
     }
   });
 

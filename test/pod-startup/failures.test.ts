@@ -5,8 +5,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DISTRIBUTION, deploymentOf, describeWithLlamaStack, renderStack, Scenario } from './helpers';
-import { DISTRIBUTION_IMAGES } from '../../src/llama-stack/distribution';
+import { DISTRIBUTION, deploymentOf, describeWithLlamaStack, LLAMA_STACK, renderStack, Scenario } from './helpers';
+import { distributionImageOf, findRelease } from '../../src/run-config/releases';
 import { PodRun } from '../sandbox/pod-runner';
 import { buildSyntheticWheel, providerMetadata, providerPackage, sampleProviderWheels, SAMPLE_PROVIDER_DIR } from '../sandbox/wheels';
 
@@ -171,8 +171,8 @@ describeWithLlamaStack('Diagnose provider failures (real distribution image)', {
   });
 
   test('3.7 a named distribution the installed llama-stack does not ship: the package paths tried are listed', async () => {
-    s.distribution({}, DISTRIBUTION_IMAGES['remote-vllm']);
-    const pod = await s.run(renderStack({ distribution: { name: 'remote-vllm' }, externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO }] } }));
+    s.distribution({}, distributionImageOf(findRelease(LLAMA_STACK)!, 'remote-vllm'));
+    const pod = await s.run(renderStack({ distribution: { name: 'remote-vllm' }, serverVersion: LLAMA_STACK, externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO }] } }));
     const c = pod.container('extract-distribution-config');
     expect(c.reason).toBe('Error');
     expect(c.message).toMatch(/ {2}- \/\S+\/site-packages\/llama_stack\/distributions\/remote-vllm\/config\.yaml \(distribution 'remote-vllm' in the installed package: not found\)/);

@@ -21,6 +21,13 @@ export const LLAMA_STACK = '0.7.3';
 export const LLAMA_STACK_RUN_YAML_ERA = '0.3.5';
 /** The distribution image reference: its tag names the release, as upstream tags do. */
 export const DISTRIBUTION = `registry.test/llama-stack/distribution-starter:${LLAMA_STACK}`;
+/** The ogx releases the pod tests run: the newest, and the newest before TLS became required (1.2). */
+export const OGX = '1.5.0';
+export const OGX_BEFORE_TLS = '1.1.3';
+/** An ogx distribution image reference, tagged with its release as upstream tags `ogxai/distribution-<name>`. */
+export const ogxDistribution = (version: string): string => `registry.test/ogxai/distribution-starter:${version}`;
+/** The server container's name: the construct's default for the release's project (`ogx`, `llama-stack`). */
+export const serverContainer = (version: string): string => (version.startsWith('0.') ? 'llama-stack' : 'ogx');
 export const MERGE = 'registry.test/kube-inference/merge:test';
 export const SCRIPTS_DIR = '/opt/llama-stack/scripts';
 export const SHARED_DIR = '/opt/llama-stack/external-providers';

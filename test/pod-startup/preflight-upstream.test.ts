@@ -1,28 +1,31 @@
 /**
- * Preflight against the real llama-stack loader: for each case of upstream/make-cases.sh (a provider built
- * on llama-stack's own spec classes, right or wrong in one way), preflight passes exactly when the
+ * Preflight against the real server's loader: for each case of upstream/make-cases.sh (a provider built
+ * on the server's own spec classes, right or wrong in one way), preflight passes exactly when the
  * server's own loading code (upstream/differential.py) loads the provider. Runs with the interpreters of
- * the test set-up's llama-stack environments (0.7.3 and 0.3.5); fails in CI when they are missing.
+ * the test set-up's server environments (ogx 1.5.0 and 1.1.3, llama-stack 0.7.3 and 0.3.5); fails in CI
+ * when they are missing.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LLAMA_STACK, LLAMA_STACK_RUN_YAML_ERA } from './helpers';
+import { LLAMA_STACK, LLAMA_STACK_RUN_YAML_ERA, OGX, OGX_BEFORE_TLS } from './helpers';
 import { describeWhen } from '../sandbox/host';
 import { llamaStackEnv, testEnvsSupport } from '../sandbox/test-envs';
 
-const ENVS = [LLAMA_STACK, LLAMA_STACK_RUN_YAML_ERA].map((v) => llamaStackEnv(v));
+const ENVS = [OGX, OGX_BEFORE_TLS, LLAMA_STACK, LLAMA_STACK_RUN_YAML_ERA].map((v) => llamaStackEnv(v));
 const UPSTREAM = path.join(__dirname, 'upstream');
 
-describeWhen('preflight against the real llama-stack loader', testEnvsSupport(...ENVS), 'the llama-stack test environments', () => {
-  test.each(ENVS.map((e) => e.value?.version ?? 'missing'))('llama-stack %s: preflight passes exactly the providers the server loads', (version) => {
-    const python = ENVS.find((e) => e.value?.version === version)!.value!.python;
+describeWhen('preflight against the real server\'s loader', testEnvsSupport(...ENVS), 'the server test environments', () => {
+  test.each(ENVS.map((e) => e.value?.version ?? 'missing'))('%s: preflight passes exactly the providers the server loads', (version) => {
+    const env = ENVS.find((e) => e.value?.version === version)!.value!;
+    const python = env.python;
+    const serverPackage = env.package === 'ogx' ? 'ogx' : 'llama_stack';
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-preflight-upstream-'));
     try {
       execFileSync('/bin/sh', [path.join(UPSTREAM, 'make-cases.sh'), dir]);
       const verdicts = fs.readdirSync(dir).sort().map((c) => {
-        const r = spawnSync(python, [path.join(UPSTREAM, 'differential.py'), path.join(dir, c)], { encoding: 'utf8' });
+        const r = spawnSync(python, [path.join(UPSTREAM, 'differential.py'), path.join(dir, c)], { encoding: 'utf8', env: { ...process.env, SERVER_PACKAGE: serverPackage } });
         const line = r.stdout.trim().split('\n').pop() ?? '';
         if (!line.startsWith('{')) throw new Error(`differential.py failed on ${c}: ${r.stderr}`);
         return JSON.parse(line) as { case: string; preflight: string; server: string };

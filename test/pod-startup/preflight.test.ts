@@ -68,7 +68,7 @@ class Shared {
   public preflight(env: Record<string, string> = {}): { status: number; stdout: string; stderr: string } {
     const r = spawnSync(hostPython().executable, [PREFLIGHT], {
       encoding: 'utf8',
-      env: { PATH: process.env.PATH, EXTERNAL_PROVIDERS_DIR: this.dir, PYTHONPATH: this.packages, PYTHONDONTWRITEBYTECODE: '1', ...env },
+      env: { PATH: process.env.PATH, EXTERNAL_PROVIDERS_DIR: this.dir, PYTHONPATH: this.packages, PYTHONDONTWRITEBYTECODE: '1', SERVER_PACKAGE: 'llama_stack', ...env },
     });
     return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   }
@@ -323,6 +323,12 @@ describe('preflight.py', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('no external providers installed');
   });
+
+  test('without the server\'s package named (SERVER_PACKAGE), it stops and says so rather than guess llama_stack', () => {
+    const r = shared().preflight({ SERVER_PACKAGE: '' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('ERROR: SERVER_PACKAGE is not set');
+  });
 });
 
 describe('start-server.sh', () => {
@@ -343,7 +349,7 @@ describe('start-server.sh', () => {
   const start = (llamaShebang: string, env: Record<string, string>, args: string[] = []) => {
     fs.writeFileSync(path.join(dir, 'bin', 'llama'), `${llamaShebang}\nimport sys\nprint("llama", *sys.argv[1:])\n`, { mode: 0o755 });
     return spawnSync('/bin/sh', [path.join(dir, 'scripts', 'start-server.sh'), ...args], {
-      encoding: 'utf8', env: { PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`, ...env },
+      encoding: 'utf8', env: { PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`, SERVER_COMMAND: 'llama stack run', ...env },
     });
   };
 
@@ -371,12 +377,21 @@ describe('start-server.sh', () => {
     expect(r.status).toBe(0);
   });
 
-  test('needs LLAMA_STACK_CONFIG and a llama command', () => {
+  test('needs the config variable of the release and its command', () => {
     const noConfig = start(`#!${hostPython().executable}`, {});
     expect(noConfig.status).toBe(1);
-    expect(noConfig.stderr).toContain('LLAMA_STACK_CONFIG is not set');
-    const noLlama = spawnSync('/bin/sh', [path.join(dir, 'scripts', 'start-server.sh')], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', LLAMA_STACK_CONFIG: '/c.yaml' } });
+    expect(noConfig.stderr).toContain('neither OGX_CONFIG nor LLAMA_STACK_CONFIG is set');
+    const noLlama = spawnSync('/bin/sh', [path.join(dir, 'scripts', 'start-server.sh')], {
+      encoding: 'utf8', env: { PATH: '/usr/bin:/bin', LLAMA_STACK_CONFIG: '/c.yaml', SERVER_COMMAND: 'llama stack run' },
+    });
     expect(noLlama.status).toBe(1);
     expect(noLlama.stderr).toContain('No `llama` command in the distribution image');
+    // The release's command comes from SERVER_COMMAND: an ogx pod on a llama-stack image names what it misses.
+    const noOgx = spawnSync('/bin/sh', [path.join(dir, 'scripts', 'start-server.sh')], {
+      encoding: 'utf8', env: { PATH: '/usr/bin:/bin', OGX_CONFIG: '/c.yaml', SERVER_COMMAND: 'ogx run' },
+    });
+    expect(noOgx.status).toBe(1);
+    expect(noOgx.stderr).toContain('No `ogx` command in the distribution image');
+    expect(noOgx.stderr).toContain('set serverVersion to the release the image runs');
   });
 });

@@ -1,14 +1,14 @@
 /**
  * Providers whose service part runs outside the server process, run for real: the sample provider's
  * image, built from its Containerfile, runs its service part as a sidecar of the real llama-stack
- * 0.7.3 server's pod, or in a pod of its own behind a Service, on a pod network (network namespaces
+ * 0.7.3 (and ogx 1.5.0) server's pod, or in a pod of its own behind a Service, on a pod network (network namespaces
  * and veth: test/sandbox/pod-network.ts). A chat completion through the server's route is answered by
  * the service, whose completion id names the pod that answered (`chatcmpl-<hostname>-…`).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { LLAMA_STACK, deploymentOf, env, renderStack, Scenario, serveProviderServices } from './helpers';
+import { LLAMA_STACK, deploymentOf, env, OGX, ogxDistribution, renderStack, Scenario, serveProviderServices } from './helpers';
 import { buildSampleProviderImage } from './sample-provider-image';
 import { ExternalProvider } from '../../src';
 import { buildahSupport, removeImage } from '../sandbox/buildah';
@@ -21,16 +21,17 @@ const IMAGE = `localhost/kic-test/acme-echo-provider:services-${process.pid}`;
 const HEX = '[0-9a-f]{32}';
 const SAMPLE_METADATA = path.relative(process.cwd(), path.join(__dirname, '..', '..', 'examples', 'sample-provider', 'lls-provider-spec.yaml'));
 
-const support = firstUnsupported(sandboxSupport, buildahSupport, podNetworkSupport, () => testEnvsSupport(llamaStackEnv(LLAMA_STACK)));
+const support = firstUnsupported(sandboxSupport, buildahSupport, podNetworkSupport,
+  () => testEnvsSupport(llamaStackEnv(LLAMA_STACK), llamaStackEnv(OGX)));
 
-describeWhen(`providers' service parts beside the real server (llama-stack ${LLAMA_STACK})`, support, 'bubblewrap, buildah, a pod network (root, iproute2, iptables) and the llama-stack test environments', () => {
+describeWhen(`providers' service parts beside the real server (llama-stack ${LLAMA_STACK}, ogx ${OGX})`, support, 'bubblewrap, buildah, a pod network (root, iproute2, iptables) and the llama-stack test environments', () => {
   let s: Scenario;
   let network: PodNetwork;
 
   beforeAll(() => {
     s = new Scenario('provider-services');
     s.images[IMAGE] = buildSampleProviderImage(s, IMAGE);
-    s.distribution();
+    s.distribution().distribution({}, ogxDistribution(OGX), OGX);
     network = PodNetwork.create();
   });
   afterAll(() => {
@@ -108,8 +109,10 @@ describeWhen(`providers' service parts beside the real server (llama-stack ${LLA
     await pod.stop();
   });
 
-  test('inline, sidecar and service providers in one server, each answering from its own place', async () => {
+  // The same on the newest ogx: its server maps a provider's ConnectionError to 502 too (ogx/core/exceptions/mapping.py).
+  test.each([LLAMA_STACK, OGX])('inline, sidecar and service providers in one server, each answering from its own place (%s)', async (version) => {
     const manifests = renderStack({
+      ...(version === OGX ? { distribution: { image: ogxDistribution(OGX) } } : {}),
       externalProviders: {
         inference: [
           provider('acme-inline'),

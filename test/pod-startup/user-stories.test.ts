@@ -13,7 +13,7 @@ import {
   describeWithLlamaStack, env, freePort, LLAMA_STACK, LLAMA_STACK_RUN_YAML_ERA, PACKAGES_DIR, renderStack, Scenario,
 } from './helpers';
 import { providerKey } from '../../src';
-import { DISTRIBUTION_IMAGES } from '../../src/llama-stack/distribution';
+import { distributionImageOf, findRelease } from '../../src/run-config/releases';
 import { buildahSupport } from '../sandbox/buildah';
 import { mergeImage } from '../sandbox/images';
 import { PodRun } from '../sandbox/pod-runner';
@@ -60,7 +60,7 @@ describeWithLlamaStack('Deploy custom providers on the real server (llama-stack 
     s = new Scenario('us1');
     const echoWheels = sampleProviderWheels(s.path('wheels', 'echo'));
     s.distribution()
-      .distribution({}, DISTRIBUTION_IMAGES.starter)
+      .distribution({}, distributionImageOf(findRelease(LLAMA_STACK)!, 'starter'))
       .provider(ECHO, { metadata: SAMPLE_METADATA, wheels: echoWheels })
       .realProvider(FMS, 'llama-stack-provider-trustyai-fms',
         realMetadata('llama-stack-provider-trustyai-fms', '0.4.0', 'llama_stack_provider_trustyai_fms', 'remote::trustyai_fms', 'safety'))
@@ -85,6 +85,7 @@ describeWithLlamaStack('Deploy custom providers on the real server (llama-stack 
     const port = await freePort();
     const pod = await s.run(renderStack({
       distribution: { name: 'starter' },
+      serverVersion: LLAMA_STACK,
       port,
       externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO, config: { prefix: '> ' } }] },
     }), { serve: {} });

@@ -4,6 +4,7 @@ import { ApiObject, Testing } from 'cdk8s';
 import { mockPulumi, settled, valueOf } from './mocks';
 import * as cdk8s from '../../src';
 import { LlamaStackWithProviders } from '../../src/pulumi';
+import { checkDeferredRelease } from '../../src/pulumi/deferred-release';
 import { DeferredValues } from '../../src/pulumi/deferred-values';
 import { synthesizeObjects } from '../../src/synth';
 import { THREE_PROVIDERS } from '../llama-stack/helpers';
@@ -55,7 +56,7 @@ describe('Pulumi LlamaStackWithProviders', () => {
 
   test('accepts outputs of other resources for the namespace and images', async () => {
     const namespace = new k8s.core.v1.Namespace('ns', { metadata: { name: 'models' } });
-    const tag = pulumi.output('1.2.3');
+    const tag = pulumi.output('1.5.0');
     const component = new LlamaStackWithProviders('deferred', {
       namespace: namespace.metadata.name,
       distribution: { image: pulumi.interpolate`quay.io/acme/llama-stack:${tag}` },
@@ -65,12 +66,12 @@ describe('Pulumi LlamaStackWithProviders', () => {
     const deployment = ofComponent('deferred').find((r) => r.type === 'kubernetes:apps/v1:Deployment')!.inputs;
     expect(deployment.metadata.namespace).toBe('models');
     const pod = deployment.spec.template.spec;
-    expect(pod.containers[0].image).toBe('quay.io/acme/llama-stack:1.2.3');
+    expect(pod.containers[0].image).toBe('quay.io/acme/llama-stack:1.5.0');
     const install = pod.initContainers.find((c: any) => c.name === 'install-provider-custom-vllm');
-    expect(pod.initContainers[0]).toMatchObject({ name: 'inspect-distribution', image: 'quay.io/acme/llama-stack:1.2.3' });
-    expect(install.image).toBe('quay.io/acme/vllm-provider:1.2.3');
+    expect(pod.initContainers[0]).toMatchObject({ name: 'inspect-distribution', image: 'quay.io/acme/llama-stack:1.5.0' });
+    expect(install.image).toBe('quay.io/acme/vllm-provider:1.5.0');
     // The image also sits inside a larger string (the crd-config document): substituted there too.
-    expect(JSON.parse(install.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value).image).toBe('quay.io/acme/vllm-provider:1.2.3');
+    expect(JSON.parse(install.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value).image).toBe('quay.io/acme/vllm-provider:1.5.0');
     expect(JSON.stringify(ofComponent('deferred').map((r) => r.inputs))).not.toMatch(/deferred-[0-9a-f]{16}-\d/);
   });
 
@@ -100,7 +101,7 @@ describe('Pulumi LlamaStackWithProviders', () => {
   test('invalid props fail before anything is registered, with the construct\'s message', () => {
     const before = registered.length;
     expect(() => new LlamaStackWithProviders('invalid', { distribution: { name: 'nope' } }))
-      .toThrow("distribution.name: 'nope' is not a known distribution");
+      .toThrow("distribution.name: 'nope' is not a distribution ogx 1.5 publishes an image of");
     expect(registered.filter((r) => r.name.startsWith('invalid')).length).toBe(0);
     expect(registered.length).toBeGreaterThanOrEqual(before);
   });
@@ -115,5 +116,20 @@ describe('Pulumi LlamaStackWithProviders', () => {
       synthesizeObjects(undefined, (scope) => new cdk8s.LlamaStackWithProviders(scope, 'late', deferred.resolve(props, values)));
     });
     await expect(valueOf(object.image)).rejects.toThrow("externalProviders.inference[0].image: 'not an image' is not a valid image reference");
+  });
+
+  test('an image output whose tag names another release than the default it was rendered for fails, naming serverVersion', () => {
+    const late = { distribution: { image: pulumi.output('x') } };
+    const resolved = (image: string) => ({ distribution: { image } });
+    expect(() => checkDeferredRelease(late, resolved('docker.io/llamastack/distribution-starter:0.7.3'), 'late'))
+      .toThrow("distribution.image: 'docker.io/llamastack/distribution-starter:0.7.3' names llama-stack 0.7 by its tag, but it was an output not known "
+        + "while rendering, so the pod was rendered for ogx 1.5 (the default). Set serverVersion: '0.7'.");
+    // The default's own tag, a tag naming no release, a release given, an image known while rendering: nothing to say.
+    for (const image of ['docker.io/ogxai/distribution-starter:1.5.0', 'quay.io/acme/stack:latest']) {
+      expect(() => checkDeferredRelease(late, resolved(image), 'late')).not.toThrow();
+    }
+    expect(() => checkDeferredRelease({ ...late, serverVersion: '1.5' }, resolved('docker.io/llamastack/distribution-starter:0.7.3'), 'late')).not.toThrow();
+    const known = { distribution: { image: 'docker.io/llamastack/distribution-starter:0.7.3' } };
+    expect(() => checkDeferredRelease(known, resolved(known.distribution.image), 'late')).not.toThrow();
   });
 });

@@ -5,16 +5,16 @@ test('every provider API of a known release, with its section, in processing ord
   // The nine sections of the 0.2-era spec keep their relative order; responses sits beside agents.
   expect(LLAMA_STACK_APIS).toEqual([
     'inference', 'safety', 'agents', 'responses', 'vector_io', 'datasetio', 'scoring', 'eval', 'tool_runtime', 'post_training',
-    'files', 'file_processors', 'batches', 'telemetry', 'messages', 'interactions',
+    'files', 'file_processors', 'batches', 'telemetry', 'messages', 'interactions', 'skills', 'container_runtime',
   ]);
   expect(CRD_SECTIONS).toEqual([
     'inference', 'safety', 'agents', 'responses', 'vectorIo', 'datasetIo', 'scoring', 'eval', 'toolRuntime', 'postTraining',
-    'files', 'fileProcessors', 'batches', 'telemetry', 'messages', 'interactions',
+    'files', 'fileProcessors', 'batches', 'telemetry', 'messages', 'interactions', 'skills', 'containerRuntime',
   ]);
 });
 
-test('the construct takes the sections of the releases it renders (0.2 to 0.7), in the same order', () => {
-  expect(EXTERNAL_PROVIDER_SECTIONS).toEqual(CRD_SECTIONS.filter((s) => s !== 'messages' && s !== 'interactions'));
+test('the construct takes the sections of every release it renders (llama-stack 0.2 to ogx 1.5), in the same order', () => {
+  expect(EXTERNAL_PROVIDER_SECTIONS).toEqual(CRD_SECTIONS);
 });
 
 test('sections and APIs map both ways', () => {

@@ -18,7 +18,7 @@ File: config.yaml
   - apis[0]: llama-stack 0.6 has no responses API (responses is the llama-stack 0.7 name of agents).
 llama-stack 0.6 takes providers for: inference, safety, agents, vector_io, datasetio, scoring, eval, tool_runtime, post_training, files, file_processors, batches.
 
-Resolution: The base config is written for another llama-stack release, or misnames an API. Set llamaStackVersion to the release the distribution runs (0.7 or newer), or fix the base config — the user config (its ConfigMap, or userConfig.config in the props) or the config file of the distribution image — and redeploy.`);
+Resolution: The base config is written for another server release, or misnames an API. Set serverVersion to the release the distribution runs (0.7 or newer), or fix the base config — the user config (its ConfigMap, or userConfig.config in the props) or the config file of the distribution image — and redeploy.`);
 });
 
 test('a 0.2 config checked as 0.7 names the renamed and the removed APIs', () => {
@@ -36,7 +36,7 @@ test('routing tables and unknown names are refused; names of the enum are fine i
   expect(message).toContain('  - apis[2]: llama-stack 0.7 has no vector_dbs API.');
   expect(message).toContain('  - apis[3]: found a number (3); expected an API name.');
   expect(message).not.toContain('apis[0]');
-  expect(message).toContain('Set llamaStackVersion to the release the distribution runs, or fix the base config');
+  expect(message).toContain('Set serverVersion to the release the distribution runs, or fix the base config');
 });
 
 test('a config with external APIs, or without apis and providers, is not checked', () => {

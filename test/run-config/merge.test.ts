@@ -5,6 +5,9 @@ import { mergeRunConfig } from '../../src/run-config/merge';
 import { firstDifference } from '../../src/run-config/read-back';
 import { CONFIG_LIMITS, parseUntrustedYaml } from '../../src/run-config/safe-yaml';
 
+/** The merge for llama-stack 0.7, whose configs (safety, eval, …) these cases are written in. */
+const merge07 = (...[base, providers, options]: Parameters<typeof mergeRunConfig>) => mergeRunConfig(base, providers, { serverVersion: '0.7', ...options });
+
 const ollamaBase = `version: 2
 providers:
   inference:
@@ -14,7 +17,7 @@ providers:
 `;
 
 describe('mergeRunConfig: the seed example', () => {
-  const result = mergeRunConfig(ollamaBase, [
+  const result = merge07(ollamaBase, [
     provider('custom-vllm', { providerType: 'remote::vllm', packageName: 'custom_vllm.provider', config: { url: 'http://vllm:8000' } }),
     provider('ollama', { providerType: 'remote::ollama-custom', packageName: 'custom_ollama.provider', config: { url: 'http://custom-ollama:11434' }, image: 'quay.io/acme/ollama:2' }),
   ]);
@@ -76,27 +79,27 @@ describe('mergeRunConfig: edge cases of the seed', () => {
     ['a file without a final newline', 'providers:\n  inference:\n  - provider_id: a\n    provider_type: remote::a', `providers:\n  inference:\n  - provider_id: a\n    provider_type: remote::a\n${indented(2)}`],
     ['a flow-style document', '{version: 2}', `version: 2\nproviders:\n  inference:\n${indented(2)}`],
   ])('%s', (_name, base, expected) => {
-    expect(mergeRunConfig(base, one).configText).toBe(expected);
+    expect(merge07(base, one).configText).toBe(expected);
   });
 
   test('a flow-style provider list becomes a block list with the base entries kept', () => {
-    const out = mergeRunConfig('providers:\n  inference: [{provider_id: a, provider_type: remote::a}]\n', one).configText;
+    const out = merge07('providers:\n  inference: [{provider_id: a, provider_type: remote::a}]\n', one).configText;
     expect(parse(out).providers.inference.map((p: { provider_id: string }) => p.provider_id)).toEqual(['a', 'custom-vllm']);
   });
 
   test('with no external providers the base config is returned byte for byte', () => {
     const base = 'version: 2 # keep\nproviders: {inference: []}\n';
-    expect(mergeRunConfig(base, []).configText).toBe(base);
+    expect(merge07(base, []).configText).toBe(base);
   });
 
   test('an external provider without config has no config key; an empty config stays {}', () => {
-    const out = parse(mergeRunConfig('', [provider('a'), provider('b', { config: {} })]).configText);
+    const out = parse(merge07('', [provider('a'), provider('b', { config: {} })]).configText);
     expect(out.providers.inference[0]).not.toHaveProperty('config');
     expect(out.providers.inference[1].config).toEqual({});
   });
 
   test('secret references pass through untouched', () => {
-    const out = mergeRunConfig('', [provider('a', { config: { api_key: '${env.ACME_API_KEY}', url: '${env.URL:=http://x}' } })]).configText;
+    const out = merge07('', [provider('a', { config: { api_key: '${env.ACME_API_KEY}', url: '${env.URL:=http://x}' } })]).configText;
     expect(out).toContain('api_key: ${env.ACME_API_KEY}\n');
     expect(out).toContain('url: ${env.URL:=http://x}\n');
   });
@@ -127,7 +130,7 @@ server:
 `;
 
   test('only the replaced entry goes; comments above it, after it and elsewhere stay', () => {
-    const out = mergeRunConfig(base, [provider('ollama', { providerType: 'remote::ollama2' })]).configText;
+    const out = merge07(base, [provider('ollama', { providerType: 'remote::ollama2' })]).configText;
     expect(out).toBe(`# Top comment
 version: 2   # trailing
 apis:
@@ -151,20 +154,20 @@ server:
   });
 
   test('a provider for an API the base does not list is added to apis (block and flow lists)', () => {
-    const added = mergeRunConfig(base, [provider('g', { api: 'safety', providerType: 'inline::g' })]);
+    const added = merge07(base, [provider('g', { api: 'safety', providerType: 'inline::g' })]);
     expect(added.apisAdded).toEqual(['safety']);
     expect(added.configText).toContain('apis:\n- inference\n- safety\nproviders:');
-    const flow = mergeRunConfig('apis: [inference, ]\nproviders: {}\n', [provider('g', { api: 'eval', providerType: 'inline::g' })]);
+    const flow = merge07('apis: [inference, ]\nproviders: {}\n', [provider('g', { api: 'eval', providerType: 'inline::g' })]);
     expect(flow.configText.split('\n')[0]).toBe('apis: [inference, eval, ]');
-    const ownLine = mergeRunConfig('apis: [inference,\n  safety\n]\nproviders: {}\n', [provider('g', { api: 'eval', providerType: 'inline::g' })]);
+    const ownLine = merge07('apis: [inference,\n  safety\n]\nproviders: {}\n', [provider('g', { api: 'eval', providerType: 'inline::g' })]);
     expect(ownLine.configText).toMatch(/^apis: \[inference,\n  safety, eval\n\]\n/);
-    const none = mergeRunConfig('providers: {}\n', [provider('g', { api: 'eval', providerType: 'inline::g' })]);
+    const none = merge07('providers: {}\n', [provider('g', { api: 'eval', providerType: 'inline::g' })]);
     expect(none.apisAdded).toEqual([]);
   });
 
   test('follows the file\'s indentation: indented sequences and four-space levels', () => {
     const four = 'providers:\n    safety:\n        - provider_id: s\n          provider_type: inline::s\n';
-    const out = mergeRunConfig(four, [provider('a', { config: { list: [1, 2] } }), provider('t', { api: 'safety', providerType: 'inline::t' })]).configText;
+    const out = merge07(four, [provider('a', { config: { list: [1, 2] } }), provider('t', { api: 'safety', providerType: 'inline::t' })]).configText;
     expect(out).toBe(`providers:
     safety:
         - provider_id: s
@@ -185,20 +188,20 @@ server:
   });
 
   test('keeps CRLF line endings', () => {
-    const out = mergeRunConfig('version: 2\r\nproviders:\r\n  inference: []\r\n', [provider('a')]).configText;
+    const out = merge07('version: 2\r\nproviders:\r\n  inference: []\r\n', [provider('a')]).configText;
     expect(out).toBe('version: 2\r\nproviders:\r\n  inference:\r\n  - provider_id: a\r\n    provider_type: remote::custom-vllm\r\n    module: acme_custom.vllm\r\n');
   });
 
   test('is deterministic', () => {
     const list = [provider('ollama'), provider('x', { api: 'eval', providerType: 'inline::x' })];
-    expect(mergeRunConfig(base, list)).toEqual(mergeRunConfig(base, list));
+    expect(merge07(base, list)).toEqual(merge07(base, list));
   });
 });
 
 describe('mergeRunConfig: provider ids', () => {
   test('an entry enabled by ${env.NAME:+id} is overridden too, and the warning says so', () => {
     const base = 'providers:\n  inference:\n  - provider_id: ${env.VLLM_URL:+vllm-inference}\n    provider_type: remote::vllm\n';
-    const result = mergeRunConfig(base, [provider('vllm-inference', { image: 'quay.io/acme/v:1' })]);
+    const result = merge07(base, [provider('vllm-inference', { image: 'quay.io/acme/v:1' })]);
     expect(parse(result.configText).providers.inference).toHaveLength(1);
     expect(result.warnings[0].message).toBe(`External provider 'vllm-inference' overrides base provider in API 'inference'
   Base type: remote::vllm
@@ -209,31 +212,31 @@ describe('mergeRunConfig: provider ids', () => {
 
   test('ids match within an API only', () => {
     const base = 'providers:\n  safety:\n  - provider_id: shared\n    provider_type: inline::s\n';
-    const result = mergeRunConfig(base, [provider('shared')]);
+    const result = merge07(base, [provider('shared')]);
     expect(result.warnings).toEqual([]);
     expect(parse(result.configText).providers.safety).toHaveLength(1);
   });
 
   test('every base entry with the id is replaced, each with a warning', () => {
     const base = 'providers:\n  inference:\n  - provider_id: a\n    provider_type: remote::one\n  - provider_id: a\n    provider_type: remote::two\n';
-    const result = mergeRunConfig(base, [provider('a')]);
+    const result = merge07(base, [provider('a')]);
     expect(result.warnings.map((w) => w.message.split('\n')[1])).toEqual(['  Base type: remote::one', '  Base type: remote::two']);
     expect(parse(result.configText).providers.inference).toHaveLength(1);
   });
 
   test('metadata fields this version ignores are a warning', () => {
     const p = provider('a');
-    const result = mergeRunConfig('', [{ ...p, metadata: { ...p.metadata, unknownFields: ['spec.future'] } }]);
+    const result = merge07('', [{ ...p, metadata: { ...p.metadata, unknownFields: ['spec.future'] } }]);
     expect(result.warnings[0]).toMatchObject({ kind: 'ignored-fields', message: "Provider 'a' (image: quay.io/acme/a:1.0): lls-provider-spec.yaml has fields this version ignores: spec.future" });
   });
 
   test('duplicate external ids and placement mismatches fail before the base is read', () => {
-    expect(runConfigError(() => mergeRunConfig(': not yaml [', [provider('a'), provider('a')])).issues[0].title).toBe("Duplicate external provider id 'a'");
+    expect(runConfigError(() => merge07(': not yaml [', [provider('a'), provider('a')])).issues[0].title).toBe("Duplicate external provider id 'a'");
   });
 });
 
 describe('mergeRunConfig: unusable base configs', () => {
-  const fails = (base: string, list = [provider('a')]) => runConfigError(() => mergeRunConfig(base, list, { baseConfigSource: '/opt/llama-stack/base-config/config.yaml' })).message;
+  const fails = (base: string, list = [provider('a')]) => runConfigError(() => merge07(base, list, { baseConfigSource: '/opt/llama-stack/base-config/config.yaml' })).message;
 
   test('invalid YAML, with line and column', () => {
     const message = fails('version: 2\nproviders:\n  inference: [\n');
@@ -276,7 +279,7 @@ describe('mergeRunConfig: values llama-stack\'s YAML 1.1 reader would read other
     ['an empty document', '# nothing yet\n'],
   ])('every hostile config value reads back unchanged, merged into %s', (_, base) => {
     const config = hostileConfig();
-    const result = mergeRunConfig(base, [provider('hostile', { config }), provider('s', { api: 'safety', providerType: 'inline::s', config: { '<<': '=' } })]);
+    const result = merge07(base, [provider('hostile', { config }), provider('s', { api: 'safety', providerType: 'inline::s', config: { '<<': '=' } })]);
     const merged = read(result.configText) as any;
     expect(firstDifference(merged.providers.inference.at(-1).config, config)).toBeUndefined();
     expect(firstDifference(merged.providers.safety.at(-1).config, { '<<': '=' })).toBeUndefined();
@@ -285,9 +288,83 @@ describe('mergeRunConfig: values llama-stack\'s YAML 1.1 reader would read other
 
   test('a value of the base the merge must rewrite but cannot write back is an error naming its path', () => {
     const base = 'providers: {inference: [{provider_id: a, provider_type: "remote::a", config: {since: 2024-01-01}}]}\n';
-    const message = runConfigError(() => mergeRunConfig(base, [provider('b')], { baseConfigSource: '/base/config.yaml' })).message;
+    const message = runConfigError(() => merge07(base, [provider('b')], { baseConfigSource: '/base/config.yaml' })).message;
     expect(message).toContain('The merge rewrites the part of the base config holding providers.inference[0].config.since (written in flow style or empty), '
       + 'but a date (2024-01-01T00:00:00.000Z) there cannot be written back so that llama-stack reads the same value.');
     expect(message).toContain('Resolution: Write that part of the base config in block style');
   });
+});
+
+describe('mergeRunConfig: how the pod serves (the server section)', () => {
+  const base = 'version: 2\n# the server\nserver:\n  port: 8321 # ours\nproviders:\n  inference: []\n';
+  const tls = { certFile: '/opt/llama-stack/tls/tls.crt', keyFile: '/opt/llama-stack/tls/tls.key' };
+
+  test('plain HTTP is said explicitly: server.insecure: true, added in place and logged in the result', () => {
+    const result = mergeRunConfig(base, [], { transport: 'insecure' });
+    expect(result.configText).toBe('version: 2\n# the server\nserver:\n  port: 8321 # ours\n  insecure: true\nproviders:\n  inference: []\n');
+    expect(result.serverSettings).toEqual({ insecure: true });
+  });
+
+  test('a config without a server section gets one; flow and empty ones are rewritten', () => {
+    expect(parse(mergeRunConfig('version: 2\n', [], { transport: 'insecure' }).configText)).toEqual({ version: 2, server: { insecure: true } });
+    expect(parse(mergeRunConfig('server: {port: 9000}\n', [], { transport: 'insecure' }).configText)).toEqual({ server: { port: 9000, insecure: true } });
+    expect(parse(mergeRunConfig('server:\nversion: 2\n', [], { transport: 'insecure' }).configText)).toEqual({ server: { insecure: true }, version: 2 });
+    expect(parse(mergeRunConfig('', [], { transport: 'insecure' }).configText)).toEqual({ server: { insecure: true } });
+  });
+
+  test('with providers, both the providers and the setting are merged', () => {
+    const out = parse(mergeRunConfig(base, [provider('a')], { transport: 'insecure' }).configText);
+    expect(out.server).toEqual({ port: 8321, insecure: true });
+    expect(out.providers.inference.map((p: any) => p.provider_id)).toEqual(['a']);
+  });
+
+  test('a setting the config has already is kept as written, and nothing is added', () => {
+    const same = 'server:\n  insecure: true   # said by the user\n';
+    expect(mergeRunConfig(same, [], { transport: 'insecure' }).configText).toBe(same);
+    const files = `server:\n  tls_certfile: ${tls.certFile}\n  tls_keyfile: ${tls.keyFile}\n`;
+    expect(mergeRunConfig(files, [], { transport: tls }).configText).toBe(files);
+  });
+
+  test('TLS writes the mounted files, the client CA when given', () => {
+    expect(parse(mergeRunConfig(base, [], { transport: { ...tls, caFile: '/opt/llama-stack/tls/ca.crt' } }).configText).server).toEqual({
+      port: 8321, tls_certfile: tls.certFile, tls_keyfile: tls.keyFile, tls_cafile: '/opt/llama-stack/tls/ca.crt',
+    });
+  });
+
+  test('a config that contradicts the transport is refused, naming the key and the fix', () => {
+    const ownCert = runConfigError(() => mergeRunConfig('server:\n  tls_certfile: /etc/my.crt\n  tls_keyfile: /etc/my.key\n', [], {
+      transport: 'insecure', baseConfigSource: 'config.yaml',
+    })).message;
+    expect(ownCert).toContain('ERROR: The base config contradicts how the pod serves');
+    expect(ownCert).toContain('The base config serves TLS (server.tls_certfile, server.tls_keyfile), but the pod was rendered for plain HTTP');
+    expect(ownCert).toContain('set healthCheck: https for a config that brings its own certificate');
+    expect(runConfigError(() => mergeRunConfig('server:\n  insecure: false\n', [], { transport: 'insecure' })).message)
+      .toContain("The base config's server.insecure is a boolean (false), but the pod serves plain HTTP inside the cluster");
+    expect(runConfigError(() => mergeRunConfig('server:\n  tls_keyfile: /etc/other.key\n', [], { transport: tls })).message)
+      .toContain(`The base config's server.tls_keyfile is '/etc/other.key', while the pod mounts the server's certificate for tls_keyfile at ${tls.keyFile}.`);
+  });
+
+  test('without a transport the server section is left alone', () => {
+    const text = 'server:\n  tls_certfile: /etc/my.crt\n';
+    expect(mergeRunConfig(text, []).configText).toBe(text);
+  });
+});
+
+describe('mergeRunConfig: apis: [] on ogx 1.5, where it serves no API', () => {
+  test('the new sections are listed, so that the server serves them (before 1.5 an empty list serves every API)', () => {
+    const on15 = mergeRunConfig('apis: []\nproviders: {}\n', [provider('a')], { serverVersion: '1.5' });
+    expect(parse(on15.configText).apis).toEqual(['inference']);
+    expect(on15.apisAdded).toEqual(['inference']);
+    const on14 = mergeRunConfig('apis: []\nproviders: {}\n', [provider('a')], { serverVersion: '1.4' });
+    expect(parse(on14.configText).apis).toEqual([]);
+    expect(on14.apisAdded).toEqual([]);
+  });
+});
+
+test('the server section and a providers section written after an empty key at the end stay apart', () => {
+  for (const base of ['version: 2\nproviders:\n', 'apis:\nproviders:\n', 'providers:\napis: []\n']) {
+    const out = parse(merge07(base, [provider('a')], { transport: 'insecure' }).configText);
+    expect(out.server).toEqual({ insecure: true });
+    expect(out.providers.inference.map((p: any) => p.provider_id)).toEqual(['a']);
+  }
 });

@@ -99,7 +99,7 @@ describe('parseProviderMetadata', () => {
     // A routing table: llama-stack fills it in itself, no release takes providers for it.
     ['unknown api', (t: string) => t.replace('api: inference', 'api: models'),
       "spec.api: found 'models', which is not an API any known llama-stack release accepts providers for; expected one of inference, safety, agents, "
-        + 'responses, vector_io, datasetio, scoring, eval, tool_runtime, post_training, files, file_processors, batches, telemetry, messages, interactions.'],
+        + 'responses, vector_io, datasetio, scoring, eval, tool_runtime, post_training, files, file_processors, batches, telemetry, messages, interactions, skills, container_runtime.'],
     ['missing api', (t: string) => t.replace('  api: inference\n', ''),
       'spec.api: missing; expected one of inference, safety'],
     ['wheelPath not a wheel', (t: string) => t.replace(/wheelPath: .*/, 'wheelPath: /lls-provider/packages/x.tar.gz'),

@@ -6,6 +6,9 @@ import { renderJson, renderYaml } from '../../src/run-config/render';
 import { CONFIG_LIMITS, parseUntrustedYaml } from '../../src/run-config/safe-yaml';
 import { describeWhen } from '../sandbox/host';
 
+/** The merge for llama-stack 0.7, whose configs (safety, eval, …) these cases are written in. */
+const merge07 = (...[base, providers, options]: Parameters<typeof mergeRunConfig>) => mergeRunConfig(base, providers, { serverVersion: '0.7', ...options });
+
 /**
  * What we write, read by the REAL PyYAML (`yaml.safe_load` of the host's python3, the reader of
  * llama-stack): every hostile value must come back with the same type and value.
@@ -52,7 +55,7 @@ describeWhen('files read by real PyYAML', pyyamlSupport(), 'python3 with PyYAML'
     let original: any;
     beforeAll(() => {
       const base = readFixture(fixture);
-      const result = mergeRunConfig(base, [
+      const result = merge07(base, [
         provider('hostile', { config }),
         provider('guard', { api: 'safety', providerType: 'inline::guard', config: { '<<': 'yes', 'x\ty': [1e-7, '\u2029'] } }),
       ]);
@@ -85,7 +88,7 @@ describeWhen('files read by real PyYAML', pyyamlSupport(), 'python3 with PyYAML'
 
   test('a flow-style base config, rewritten by the merge, reads back as the base plus the provider', () => {
     const base = '{version: 2, providers: {inference: [{provider_id: a, provider_type: "remote::a", config: {k: "\\t", on: yes, n: 1.0e-7, m: y, e: 1e-7}}]}}\n';
-    const result = mergeRunConfig(base, [provider('hostile', { config })]);
+    const result = merge07(base, [provider('hostile', { config })]);
     expect(pythonDifference(pyyamlValue(result.configText), {
       version: 2,
       providers: {

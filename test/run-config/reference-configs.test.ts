@@ -43,7 +43,7 @@ describe.each(REFERENCE_CONFIGS)('reference config %s', (file) => {
     provider('acme-safety', { api: 'safety', providerType: 'inline::acme_safety' }),
     ...(newApi ? [provider('acme-new', { api: newApi, providerType: 'inline::acme_new' })] : []),
   ];
-  const result = mergeRunConfig(base, providers, { baseConfigSource: file, llamaStackVersion: release.version });
+  const result = mergeRunConfig(base, providers, { baseConfigSource: file, serverVersion: release.version });
   const merged = parse(result.configText);
   const diff = lineDiff(base.split('\n'), result.configText.split('\n'));
 

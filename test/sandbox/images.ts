@@ -1,6 +1,6 @@
 /**
- * Image trees for the sandboxed pods: provider images, a Llama Stack distribution image holding the
- * real llama-stack from PyPI, and the merge
+ * Image trees for the sandboxed pods: provider images, a Llama Stack / OGX distribution image holding
+ * the real server from PyPI, and the merge
  * image (the real one built with buildah when possible, otherwise the CLI bundled from source on the
  * host's node).
  */
@@ -15,7 +15,18 @@ import { ContainerImage } from './pod-runner';
 import { LlamaStackEnv } from './test-envs';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const UPSTREAM_ENTRYPOINT = path.join(__dirname, 'images', 'llama-stack-entrypoint.sh');
+
+/**
+ * How upstream lays out the distribution image of each server project: llama-stack's
+ * containers/Containerfile (`llamastack/distribution-<name>`, ≤ 0.7) and ogx-ai/ogx's
+ * containers/Containerfile (`ogxai/distribution-<name>`, ≥ 0.8): the entrypoint script it writes
+ * (here `images/<file>`, installed at `/usr/local/bin/<file>`), the state directory it creates at the
+ * root (`/.llama`, `/.ogx`) and the ENV beyond DISTRO_NAME and RUN_CONFIG_PATH.
+ */
+const UPSTREAM_LAYOUT: Record<LlamaStackEnv['package'], { entrypoint: string; stateDir: string; env: Record<string, string> }> = {
+  'llama-stack': { entrypoint: 'llama-stack-entrypoint.sh', stateDir: '.llama', env: {} },
+  'ogx': { entrypoint: 'ogx-entrypoint.sh', stateDir: '.ogx', env: { PACKAGE_NAME: 'ogx', CLI_NAME: 'ogx' } },
+};
 
 /** PATH of a "python base image": its Python first (the host's by default), then the usual system directories. */
 export function pythonPath(pythonBinDir = hostPython().binDir): string {
@@ -83,20 +94,26 @@ export function venvBasePython(venv: string): ImagePython {
 }
 
 /**
- * Lays out a Llama Stack distribution image in `dir` the way upstream's containers/Containerfile
- * lays out `llamastack/distribution-<name>`: llama-stack installed from PyPI in the image's Python
+ * Lays out a distribution image in `dir` the way upstream lays out its images, by the environment's
+ * project (`install.package`): llama-stack's containers/Containerfile (`llamastack/distribution-<name>`)
+ * or ogx-ai/ogx's (`ogxai/distribution-<name>`). The server installed from PyPI in the image's Python
  * (here the set-up's virtual environment, its directory bound read-only at its own path, first on PATH — so
- * `python3`, `pip` and `llama` are the image's), working directory `/app`, `DISTRO_NAME` and an empty
- * `RUN_CONFIG_PATH` in the environment, `/.llama` and `/.cache`, the upstream entrypoint
- * (`images/llama-stack-entrypoint.sh`), running as root unless the pod says otherwise. The config of
- * the distribution lives only inside the installed package, as upstream.
+ * `python3`, `pip` and `llama` / `ogx` are the image's), working directory `/app`, `DISTRO_NAME` and an
+ * empty `RUN_CONFIG_PATH` in the environment (OGX also `PACKAGE_NAME` and `CLI_NAME`), `/.llama` or
+ * `/.ogx` and `/.cache`, the upstream entrypoint (`images/llama-stack-entrypoint.sh`,
+ * `images/ogx-entrypoint.sh`), running as root unless the pod says otherwise. The config of the
+ * distribution lives only inside the installed package, as upstream. The environment's shared layers
+ * (torch and its CUDA libraries, which its site-packages names in a `.pth` file) are bound read-only at
+ * their own paths too, so the image's Python has them where the host's has.
  */
 export function distributionImage(dir: string, install: LlamaStackEnv, content: DistributionImageContent = {}): ContainerImage {
-  for (const d of ['app', '.llama', '.cache', path.join('usr', 'local', 'bin')]) {
+  const layout = UPSTREAM_LAYOUT[install.package ?? 'llama-stack'];
+  if (!layout) throw new Error(`distributionImage: no upstream image layout for the server package "${install.package}"`);
+  for (const d of ['app', layout.stateDir, '.cache', path.join('usr', 'local', 'bin')]) {
     fs.mkdirSync(path.join(dir, d), { recursive: true });
   }
-  const entrypoint = path.join(dir, 'usr', 'local', 'bin', 'llama-stack-entrypoint.sh');
-  fs.copyFileSync(UPSTREAM_ENTRYPOINT, entrypoint);
+  const entrypoint = path.join(dir, 'usr', 'local', 'bin', layout.entrypoint);
+  fs.copyFileSync(path.join(__dirname, 'images', layout.entrypoint), entrypoint);
   fs.chmodSync(entrypoint, 0o755);
   for (const [file, text] of Object.entries(content.configs ?? {})) {
     const target = path.join(dir, file);
@@ -112,15 +129,17 @@ export function distributionImage(dir: string, install: LlamaStackEnv, content: 
       PYTHONDONTWRITEBYTECODE: '1',
       PIP_DISABLE_PIP_VERSION_CHECK: '1',
       DISTRO_NAME: content.distroName ?? 'starter',
+      ...layout.env,
       RUN_CONFIG_PATH: content.runConfigPath ?? '',
       // What the upstream image bakes in besides the package (TIKTOKEN_CACHE_DIR: the pre-cached encoding).
       ...install.env,
     },
-    entrypoint: ['/usr/local/bin/llama-stack-entrypoint.sh'],
+    entrypoint: [`/usr/local/bin/${layout.entrypoint}`],
     workingDir: '/app',
     binds: [
       { source: base.prefix, target: base.prefix },
       { source: install.dir, target: install.dir },
+      ...(install.layers ?? []).map((l) => ({ source: l.dir, target: l.dir })),
     ],
   };
 }

@@ -29,6 +29,8 @@
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as https from 'node:https';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -700,16 +702,33 @@ async function waitUntilReady(c: any, started: StartedContainer, serve: ServeOpt
       continue;
     }
     try {
-      const res = await fetch(url + (probe.path ?? '/'), { signal: AbortSignal.timeout(2_000) });
-      await res.arrayBuffer();
-      if (res.status >= 200 && res.status < 400) return { ok: true, url };
-      last = `HTTP probe failed with statuscode: ${res.status}`;
+      const status = await probeStatus(url + (probe.path ?? '/'));
+      if (status >= 200 && status < 400) return { ok: true, url };
+      last = `HTTP probe failed with statuscode: ${status}`;
     } catch (e) {
       last = `Get "${url}${probe.path ?? '/'}": ${(e as Error).message}`;
     }
     await new Promise((r) => setTimeout(r, serve.probeIntervalMs ?? 100));
   }
   return { ok: false, exited, reason: exited ? `the container exited before its probe succeeded (last probe: ${last})` : `Startup probe failed: ${last}` };
+}
+
+/**
+ * The status of an `httpGet` probe's GET. Over HTTPS the certificate is not verified, as the kubelet
+ * does not verify it (its prober sets InsecureSkipVerify: k8s.io/kubernetes pkg/probe/http/request.go).
+ */
+function probeStatus(url: string): Promise<number> {
+  const target = new URL(url);
+  const get = target.protocol === 'https:' ? https.get : http.get;
+  return new Promise((resolve, reject) => {
+    // A connection of its own, closed after the answer, as the kubelet's prober (DisableKeepAlives).
+    const req = get(target, { agent: false, rejectUnauthorized: false, timeout: 2_000, headers: { connection: 'close' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+  });
 }
 
 /** Whether a TCP connection to the port is accepted (as the kubelet's `tcpSocket` probe: opened, then closed). */
@@ -734,19 +753,31 @@ export class RunningServer {
     private readonly process: StartedContainer,
   ) {}
 
-  /** `GET`/`POST` JSON on the server; returns the status and the parsed body (text when not JSON). */
+  /**
+   * `GET`/`POST` JSON on the server; returns the status and the parsed body (text when not JSON). Each
+   * request on a connection of its own: a kept-alive connection the server closes as the next request
+   * goes out is reset (ECONNRESET), and a POST is not retried. No deadline of its own: the request waits
+   * on the server's answer (a loaded machine makes a first request slow), and the test's timeout ends a hang.
+   */
   public async request(method: 'GET' | 'POST' | 'DELETE', route: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const res = await fetch(this.url + route, {
-      method,
-      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
+    const target = new URL(this.url + route);
+    const send = target.protocol === 'https:' ? https.request : http.request;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = { connection: 'close', ...(payload === undefined ? {} : { 'content-type': 'application/json' }) };
+    const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = send(target, { method, agent: false, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(payload);
     });
-    const text = await res.text();
     try {
-      return { status: res.status, body: JSON.parse(text) };
+      return { status, body: JSON.parse(text) };
     } catch {
-      return { status: res.status, body: text };
+      return { status, body: text };
     }
   }
 

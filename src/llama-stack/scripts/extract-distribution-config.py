@@ -1,14 +1,15 @@
 # Finds the distribution's own config in the distribution image and copies it to BASE_CONFIG_FILE for
-# the merge step. Started by extract-distribution-config.sh with the interpreter of `llama`.
+# the merge step. Started by extract-distribution-config.sh with the interpreter of the server's command.
 #
-# Where the config lives depends on the image (upstream llama-stack, containers/Containerfile):
+# Where the config lives depends on the image (upstream ogx-ai/ogx and llama-stack, containers/Containerfile):
 #   1. $RUN_CONFIG_PATH, set by the image: its entrypoint runs that file when it exists;
 #   2. fixed paths of images that keep a file (CONFIG_SEARCH_PATHS: /opt/app-root/config.yaml in the
 #      OpenDataHub image, ...);
-#   3. the config shipped inside the installed llama_stack package for the distribution the image
-#      runs (the entrypoint's `llama stack run $DISTRO_NAME`): llama_stack/distributions/<name>/
-#      config.yaml (llama-stack >= 0.4) or run.yaml (0.2.1x-0.3), llama_stack/templates/<name>/run.yaml
-#      (earlier 0.2). The name is DISTRIBUTION_NAME (from the rendered spec) or the image's DISTRO_NAME.
+#   3. the config shipped inside the installed server package (SERVER_PACKAGE: `ogx` from ogx 0.8,
+#      `llama_stack` before) for the distribution the image runs (the entrypoint's `ogx stack run
+#      $DISTRO_NAME`): <package>/distributions/<name>/config.yaml (llama-stack >= 0.4 and ogx) or
+#      run.yaml (0.2.1x-0.3), llama_stack/templates/<name>/run.yaml (earlier 0.2). The name is
+#      DISTRIBUTION_NAME (from the rendered spec) or the image's DISTRO_NAME.
 # The first file that exists wins; when none does, the error lists every path tried.
 import importlib.util
 import os
@@ -19,14 +20,19 @@ image = os.environ.get("DISTRIBUTION_IMAGE", "")
 target = os.environ["BASE_CONFIG_FILE"]
 
 
+package = os.environ.get("SERVER_PACKAGE") or ""
+if not package:
+    sys.exit("ERROR: SERVER_PACKAGE is not set: the construct sets it to the server release's Python package (ogx, llama_stack).")
+
+
 def package_candidates(name):
-    """The config files of distribution `name` inside the installed llama_stack package."""
+    """The config files of distribution `name` inside the installed server package."""
     try:
-        spec = importlib.util.find_spec("llama_stack")
+        spec = importlib.util.find_spec(package)
     except (ImportError, ValueError):
         spec = None
     if spec is None or not spec.submodule_search_locations:
-        return [], "the llama_stack package is not installed for " + sys.executable
+        return [], "the %s package is not installed for %s" % (package, sys.executable)
     root = list(spec.submodule_search_locations)[0]
     return [
         os.path.join(root, "distributions", name, "config.yaml"),

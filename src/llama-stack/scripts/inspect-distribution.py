@@ -1,6 +1,7 @@
-# Writes <EXTERNAL_PROVIDERS_DIR>/server-packages.json: the distributions and top-level modules the Llama
-# Stack server imports from its own environment, and the values of the PEP 508 environment markers for
-# its Python. Run by inspect-distribution.sh with the interpreter of the `llama` command, with the
+# Writes <EXTERNAL_PROVIDERS_DIR>/server-packages.json: the distributions and top-level modules the
+# server (ogx, or llama-stack) imports from its own environment, and the values of the PEP 508 environment
+# markers for its Python. Run by inspect-distribution.sh with the interpreter of the server's console
+# script (`ogx`, or `llama`: the first word of SERVER_COMMAND), with the
 # server container's PYTHONPATH minus the shared provider packages directory, so it sees exactly what
 # the server would import if no provider were installed.
 #

@@ -8,7 +8,7 @@
 # DISTRIBUTION_IMAGE (named in messages), PYTHONPATH (as the server container has it).
 set -eu
 
-# The interpreter of the `llama` console script (sets server_python; exits with the reason when none).
+# The interpreter of the server's console script, `ogx` or `llama` (sets server_python; exits with the reason when none).
 . "$(dirname "$0")/find-server-python.sh"
 
 exec "$server_python" "$(dirname "$0")/inspect-distribution.py"

@@ -1,13 +1,19 @@
 #!/bin/sh
-# launch-server: starts the Llama Stack server with the config the construct prepared, as the
-# distribution image's own entrypoint would have started it.
+# launch-server: starts the server (llama-stack, or OGX from 0.8) with the config the construct
+# prepared, as the distribution image's own entrypoint would have started it.
 #
-# - The config is LLAMA_STACK_CONFIG; without it (the image's own config), the image's RUN_CONFIG_PATH
-#   or DISTRO_NAME, as upstream's entrypoint reads them (llama-stack containers/Containerfile).
-# - With LLS_WORKERS set (the llama-stack operator's `workers`): uvicorn with that many worker
-#   processes, started as the operator's startup script starts them (llama-stack-k8s-operator
-#   controllers/resource_helper.go); llama-stack's create_app reads the config from LLAMA_STACK_CONFIG.
-#   Otherwise `llama stack run`, which also applies the config's server.workers and TLS settings.
+# What differs between releases comes from the construct, as constants in the environment:
+# SERVER_COMMAND (`ogx run`, `ogx stack run` in ogx 0.8, `llama stack run`), SERVER_APP_FACTORY (the
+# uvicorn application factory, with LLS_WORKERS), SERVER_INSECURE (`true`: plain HTTP on a release that
+# requires `--insecure` for it, ogx 1.2 on).
+# - The config is OGX_CONFIG or LLAMA_STACK_CONFIG (whichever the release reads); without it (the
+#   image's own config), the image's RUN_CONFIG_PATH or DISTRO_NAME, as upstream's entrypoint reads them
+#   (ogx-ai/ogx and llama-stack containers/Containerfile).
+# - With LLS_WORKERS set (the operators' `workers`, on releases without OGX_WORKERS): uvicorn with that
+#   many worker processes, started as the llama-stack operator's startup script starts them
+#   (llama-stack-k8s-operator controllers/resource_helper.go); the factory reads the config from the
+#   release's config variable. Otherwise the release's run command, which also applies the config's
+#   server.workers (or OGX_WORKERS, ogx 1.2 on) and TLS settings.
 # - Through `opentelemetry-instrument` when any OTEL_* variable is set, as upstream's entrypoint does,
 #   leaving out the database driver instrumentations that duplicate SQLAlchemy's spans. An image
 #   without it starts plainly, with a warning.
@@ -16,23 +22,43 @@
 # Values come from the environment and the arguments, never from this text.
 set -eu
 
-if [ -z "${LLAMA_STACK_CONFIG:-}" ]; then
+config=${OGX_CONFIG:-${LLAMA_STACK_CONFIG:-}}
+if [ -z "$config" ]; then
   if [ -n "${RUN_CONFIG_PATH:-}" ] && [ -f "$RUN_CONFIG_PATH" ]; then
-    LLAMA_STACK_CONFIG="$RUN_CONFIG_PATH"
+    config=$RUN_CONFIG_PATH
   elif [ -n "${DISTRO_NAME:-}" ]; then
-    LLAMA_STACK_CONFIG="$DISTRO_NAME"
+    config=$DISTRO_NAME
   else
-    echo "ERROR: no config to start the server with: LLAMA_STACK_CONFIG is not set, and the image sets neither RUN_CONFIG_PATH (an existing file) nor DISTRO_NAME." >&2
+    echo "ERROR: no config to start the server with: neither OGX_CONFIG nor LLAMA_STACK_CONFIG is set, and the image sets neither RUN_CONFIG_PATH (an existing file) nor DISTRO_NAME." >&2
     exit 1
   fi
-  export LLAMA_STACK_CONFIG
 fi
 
 if [ -n "${LLS_WORKERS:-}" ]; then
-  set -- uvicorn llama_stack.core.server.server:create_app --factory --host 0.0.0.0 \
-    --port "${LLAMA_STACK_PORT:-8321}" --workers "$LLS_WORKERS" "$@"
+  if [ -z "${SERVER_APP_FACTORY:-}" ]; then
+    echo "ERROR: LLS_WORKERS is set, but SERVER_APP_FACTORY is not: the construct sets both, for workers on a release whose workers start through uvicorn (llama-stack 0.3 to ogx 1.1)." >&2
+    exit 1
+  fi
+  # The factory reads the config from the environment, from the variable of its release.
+  case "$SERVER_APP_FACTORY" in
+    ogx.*) OGX_CONFIG=$config; export OGX_CONFIG ;;
+    *) LLAMA_STACK_CONFIG=$config; export LLAMA_STACK_CONFIG ;;
+  esac
+  set -- uvicorn "$SERVER_APP_FACTORY" --factory --host 0.0.0.0 \
+    --port "${OGX_PORT:-${LLAMA_STACK_PORT:-8321}}" --workers "$LLS_WORKERS" "$@"
 else
-  set -- llama stack run "$LLAMA_STACK_CONFIG" "$@"
+  if [ "${SERVER_INSECURE:-}" = true ]; then
+    set -- --insecure "$@"
+  fi
+  if [ -z "${SERVER_COMMAND:-}" ]; then
+    echo "ERROR: SERVER_COMMAND is not set: the construct sets it to the release's run command (ogx run, llama stack run)." >&2
+    exit 1
+  fi
+  run=$SERVER_COMMAND
+  set -f
+  # shellcheck disable=SC2086 # the construct's constant ("ogx run"), split into words on purpose
+  set -- $run "$config" "$@"
+  set +f
 fi
 
 if env | grep -q '^OTEL_'; then

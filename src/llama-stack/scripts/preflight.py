@@ -4,7 +4,7 @@
 # server container with the server's own Python and PYTHONPATH, so it imports exactly what the server
 # will import.
 #
-# For each provider entry with `module:` of the config the server will load (LLAMA_STACK_CONFIG; without
+# For each provider entry with `module:` of the config the server will load (OGX_CONFIG or LLAMA_STACK_CONFIG; without
 # it, each installed provider as its metadata describes it), in spec order:
 #   1. architecture: the native extensions (.so) of the provider's installed distributions are ELF files
 #      for this machine and this CPython, and their wheel tags fit this platform; checked BEFORE any import;
@@ -15,13 +15,14 @@
 #   4. metadata: api and provider_type of lls-provider-spec.yaml are compared with the runtime spec; a
 #      mismatch prints a non-blocking warning. The config entry (written from the metadata) wins: the
 #      server registers the spec under the entry's API section and provider_type
-#      (llama_stack/core/distribution.py get_external_providers_from_module, 0.3.5 and 0.7.3).
+#      (<package>/core/distribution.py get_external_providers_from_module, llama-stack 0.3.5 to ogx 1.5.0).
 # Exit status 0 when every provider passed (warnings allowed), 1 otherwise; every failure names the
 # provider, its image, what failed and how to fix it.
 #
-# Inputs (environment): EXTERNAL_PROVIDERS_DIR (the shared volume, read-only here), LLAMA_STACK_CONFIG
-# (the config the server will load), PYTHONPATH.
-# Standard library + PyYAML (a dependency of llama-stack, so every distribution image has it); Python >= 3.8.
+# Inputs (environment): EXTERNAL_PROVIDERS_DIR (the shared volume, read-only here), OGX_CONFIG or
+# LLAMA_STACK_CONFIG (the config the server will load: the variable of its release), SERVER_PACKAGE (the
+# server's Python package: `ogx`, or `llama_stack`), PYTHONPATH.
+# Standard library + PyYAML (a dependency of the server, so every distribution image has it); Python >= 3.8.
 import importlib
 import importlib.machinery
 import json
@@ -39,7 +40,10 @@ SHARED = os.environ.get("EXTERNAL_PROVIDERS_DIR") or "/opt/llama-stack/external-
 PACKAGES = os.path.join(SHARED, "python-packages")
 METADATA = os.path.join(SHARED, "metadata")
 MANIFEST = os.path.join(SHARED, "installed-packages.txt")
-CONFIG = os.environ.get("LLAMA_STACK_CONFIG") or ""
+CONFIG = os.environ.get("OGX_CONFIG") or os.environ.get("LLAMA_STACK_CONFIG") or ""
+PACKAGE = os.environ.get("SERVER_PACKAGE") or ""
+if not PACKAGE:
+    sys.exit("ERROR: SERVER_PACKAGE is not set: the construct sets it to the server release's Python package (ogx, llama_stack).")
 
 # ELF e_machine values (System V gABI) and the names Python's platform.machine() uses for them.
 ELF_MACHINES = {
@@ -82,11 +86,11 @@ class Provider:
 
 def load_yaml_module():
     try:
-        import yaml  # noqa: PLC0415 - llama-stack depends on PyYAML, so the distribution image has it
+        import yaml  # noqa: PLC0415 - the server depends on PyYAML, so the distribution image has it
     except ImportError:
-        emit("ERROR: preflight needs PyYAML, which every llama-stack distribution installs; it is missing in "
+        emit("ERROR: preflight needs PyYAML, which every ogx and llama-stack distribution installs; it is missing in "
              "this image (%s)." % sys.executable)
-        emit("Resolution: run the server with a Llama Stack distribution image, or disable preflight.")
+        emit("Resolution: run the server with an ogx (or llama-stack) distribution image, or disable preflight.")
         sys.exit(1)
     return yaml
 
@@ -421,7 +425,7 @@ def compare_metadata(p, spec):
 
 
 def read_config(yaml):
-    """The config the server will load, parsed (None without LLAMA_STACK_CONFIG or when it cannot be read)."""
+    """The config the server will load, parsed (None without a config variable or when it cannot be read)."""
     if not CONFIG:
         return None
     try:
@@ -507,7 +511,7 @@ def loaded(p, entry, upstream, run_config, dists, reference):
 
 def main():
     yaml = load_yaml_module()
-    upstream = Upstream()
+    upstream = Upstream(PACKAGE)
     providers = read_providers(yaml)
     emit("Preflight: checking %d external provider(s) in %s with %s %s (%s)" % (
         len(providers), SHARED, sys.implementation.name, sys.version.split()[0], sysconfig.get_platform()))
@@ -516,12 +520,12 @@ def main():
         return 0
     if upstream.broken:
         for p in providers:
-            p.errors.append(("import", "The server's own llama_stack fails to import with this PYTHONPATH: %s" % upstream.broken,
+            p.errors.append(("import", "The server's own %s fails to import with this PYTHONPATH: %s" % (PACKAGE, upstream.broken),
                              "When a package in %s replaces one the server needs (see installed-packages.txt), remove it "
                              "from the provider image; otherwise the distribution image itself is broken." % PACKAGES))
     elif upstream.missing:
-        emit("WARNING: llama_stack is not importable with %s (%s); the providers are loaded by the server's steps "
-             "without the server's own classes to check their specs against." % (sys.executable, upstream.missing))
+        emit("WARNING: %s is not importable with %s (%s); the providers are loaded by the server's steps "
+             "without the server's own classes to check their specs against." % (PACKAGE, sys.executable, upstream.missing))
     if os.path.realpath(PACKAGES) not in [os.path.realpath(x) for x in sys.path if x]:
         for p in providers:
             p.errors.append(("import", "%s is not on this Python's path (PYTHONPATH=%s), so the server cannot import any "

@@ -1,25 +1,35 @@
-# Loads external providers as the Llama Stack server does, stopping short of starting them: used by
-# preflight.py (beside it) in the server container, with the server's interpreter and PYTHONPATH.
+# Loads external providers as the server (llama-stack, or OGX from 0.8) does, stopping short of starting
+# them: used by preflight.py (beside it) in the server container, with the server's interpreter and
+# PYTHONPATH. The server's package is SERVER_PACKAGE (`ogx`, or `llama_stack`); ogx keeps llama-stack's
+# module layout under its own name (`ogx/core/...`).
 #
-# The server (llama-stack 0.3.5 and 0.7.3 alike):
-#   - reads the config, substitutes ${env.*} (llama_stack/core/stack.py replace_env_vars) and parses
-#     each provider entry (llama_stack/core/datatypes.py Provider);
+# The server (llama-stack 0.3.5 and 0.7.3, ogx 1.1.3 and 1.5.0 alike):
+#   - reads the config, substitutes ${env.*} (<package>/core/stack.py replace_env_vars) and parses
+#     each provider entry (<package>/core/datatypes.py Provider);
 #   - for every entry with `module:`, strips a `==version` pin, imports `<module>.provider`, calls
 #     get_provider_spec(); a list is filtered by the entry's provider_type, anything else is registered
-#     under the entry's provider_type (llama_stack/core/distribution.py get_external_providers_from_module);
+#     under the entry's provider_type (<package>/core/distribution.py get_external_providers_from_module);
 #   - refuses a provider_type nothing registered and a spec with deprecation_error, then pairs the spec
-#     with the entry in a ProviderWithSpec, a pydantic model whose `spec` must be a ProviderSpec
-#     (llama_stack/core/resolver.py validate_and_prepare_providers, validate_provider);
+#     with the entry in a ProviderWithSpec, a pydantic model whose `spec` must be a ProviderSpec of the
+#     server's own API package: a spec from llama_stack_api is refused by ogx
+#     (<package>/core/resolver.py validate_and_prepare_providers, validate_provider);
 #   - imports the spec's module, builds its config_class from the entry's config and calls
 #     get_adapter_impl (a RemoteProviderSpec) or get_provider_impl (any other spec) with it
-#     (llama_stack/core/resolver.py instantiate_provider).
-# With llama_stack importable (a real distribution image) the server's own functions and classes do
-# those steps; only calling the factory is left out, since it starts the provider. Without llama_stack
-# the same steps run by attribute access, and `Upstream.missing` says why.
+#     (<package>/core/resolver.py instantiate_provider).
+# With the server's package importable (a real distribution image) the server's own functions and
+# classes do those steps; only calling the factory is left out, since it starts the provider. Without
+# it the same steps run by attribute access, and `Upstream.missing` says why.
 # Python >= 3.8, standard library only.
 import importlib
 import inspect
 import types
+
+
+# Where each server package's spec classes come from (the release table's providerSpecModule).
+SPEC_MODULES = {
+    "ogx": "ogx_api (ogx_api.provider from ogx 1.0)",
+    "llama_stack": "llama_stack_api (llama-stack 0.4 to 0.7; llama_stack.providers.datatypes before)",
+}
 
 
 class Refused(Exception):
@@ -41,17 +51,19 @@ class ImportFailed(Exception):
 class Upstream:
     """The server's own loading functions and classes.
 
-    `missing` says why not when there is no llama_stack at all (preflight then mirrors the steps);
-    `broken` says why not when llama_stack is there but fails to import, which the server would too.
+    `missing` says why not when the server's package is not there at all (preflight then mirrors the
+    steps); `broken` says why not when it is there but fails to import, which the server would too.
     """
 
-    def __init__(self):
+    def __init__(self, package):
+        self.package = package
         self.missing = self.broken = None
         try:
-            from llama_stack.core import distribution, resolver
-            from llama_stack.core.datatypes import Provider
-            from llama_stack.core.stack import replace_env_vars
-            from llama_stack.core.utils.dynamic import instantiate_class_type
+            distribution = importlib.import_module(package + ".core.distribution")
+            resolver = importlib.import_module(package + ".core.resolver")
+            Provider = importlib.import_module(package + ".core.datatypes").Provider
+            replace_env_vars = importlib.import_module(package + ".core.stack").replace_env_vars
+            instantiate_class_type = importlib.import_module(package + ".core.utils.dynamic").instantiate_class_type
             self.get_external_providers_from_module = distribution.get_external_providers_from_module
             self.Api = distribution.Api
             self.validate_provider = resolver.validate_provider
@@ -59,7 +71,7 @@ class Upstream:
             self.RemoteProviderSpec = resolver.RemoteProviderSpec
         except Exception as e:  # noqa: BLE001 - the server's import would fail alike
             why = "%s: %s" % (type(e).__name__, e)
-            if isinstance(e, ModuleNotFoundError) and e.name == "llama_stack":
+            if isinstance(e, ModuleNotFoundError) and e.name == package:
                 self.missing = why
             else:
                 self.broken, self.missing = why, why
@@ -142,7 +154,7 @@ def _spec_upstream(entry, upstream):
     try:
         api = upstream.Api(entry.api)
     except ValueError:
-        raise Refused("spec", "providers.%s of the config is not an API of this llama-stack." % entry.api,
+        raise Refused("spec", "providers.%s of the config is not an API of this server release." % entry.api,
                       "Place the provider under one of: %s." % ", ".join(a.value for a in upstream.Api))
     try:
         provider = upstream.Provider(provider_id=entry.provider_id, provider_type=entry.provider_type, module=entry.module,
@@ -164,8 +176,9 @@ def _spec_upstream(entry, upstream):
         raise
     except Exception as e:  # noqa: BLE001 - whatever the server's own code raises, the server raises too
         raise Refused("spec", "The server refuses the provider spec: %s: %s" % (type(e).__name__, e),
-                      "Make get_provider_spec() return a llama-stack ProviderSpec (RemoteProviderSpec or InlineProviderSpec "
-                      "from the llama-stack the distribution image runs) without deprecation_error.")
+                      "Make get_provider_spec() return a ProviderSpec (RemoteProviderSpec or InlineProviderSpec) of the server's own "
+                      "API package without deprecation_error: %s. A provider for both lines imports the classes from ogx_api and "
+                      "falls back to llama_stack_api." % SPEC_MODULES.get(upstream.package, upstream.package))
     return spec
 
 
@@ -206,7 +219,7 @@ def _check_instantiation(entry, spec, upstream, run_config):
     config = dict(entry.config)
     vector_stores = run_config.get("vector_stores") if isinstance(run_config, dict) else None
     if not remote and vector_stores is not None and "vector_stores_config" in (getattr(config_type, "__fields__", None) or {}):
-        config["vector_stores_config"] = vector_stores  # resolver.py 0.7.3 injects it into inline configs
+        config["vector_stores_config"] = vector_stores  # resolver.py (0.7.3 to ogx 1.5) injects it into inline configs
     try:
         config_type(**config)
     except Exception as e:  # noqa: BLE001 - pydantic's ValidationError, or anything the class raises
@@ -224,7 +237,7 @@ def _check_instantiation(entry, spec, upstream, run_config):
 
 
 def _instantiate_class_type(fully_qualified_name):
-    """llama_stack/core/utils/dynamic.py instantiate_class_type(), for when llama_stack is not importable."""
+    """<package>/core/utils/dynamic.py instantiate_class_type(), for when the server's package is not importable."""
     module_name, class_name = fully_qualified_name.rsplit(".", 1)
     module = importlib.import_module(module_name)
     return getattr(module, class_name)
@@ -255,7 +268,7 @@ def unmet_pip_packages(spec, requirement_class):
 
 
 def _requirement_texts(text):
-    """The requirements of one pip_packages entry: llama-stack's own entries may carry pip options or list several."""
+    """The requirements of one pip_packages entry: the server's own entries may carry pip options or list several."""
     head = text.split(" --", 1)[0].strip()
     if any(op in head for op in "<>=!~;[@") or " " not in head:
         return [head] if head else []

@@ -1,12 +1,14 @@
 """Preflight's verdict against the server's own loading, for one case made by make-cases.sh.
 
-Run with the Python of a real llama-stack (0.3.5 or 0.7.3): runs preflight.py on the case, then loads
-the same config entry with llama-stack's own code as the server does (core/stack.py replace_env_vars,
+Run with the Python of a real server (llama-stack 0.3.5 or 0.7.3, ogx 1.1.3 or 1.5.0; SERVER_PACKAGE names
+its package, `ogx` or `llama_stack`): runs preflight.py on the case, then loads the same config entry with
+the server's own code as the server does (core/stack.py replace_env_vars,
 core/distribution.py get_external_providers_from_module, core/resolver.py validate_and_prepare_providers
 and instantiate_provider, which calls the factory). A missing protocol method counts as loaded: preflight
 stops before the factory. Prints one JSON line: {"case", "preflight": "pass"|"fail", "server": "loads"|"refused: ..."}.
 """
 import asyncio
+import importlib
 import json
 import os
 import subprocess
@@ -21,11 +23,14 @@ shared = os.path.join(case, "shared")
 pkgs = os.path.join(shared, "python-packages")
 sys.path.insert(0, pkgs)
 cfg_path = os.path.join(case, "config.yaml")
+package = os.environ.get("SERVER_PACKAGE") or "llama_stack"
+config_variable = "OGX_CONFIG" if package == "ogx" else "LLAMA_STACK_CONFIG"
 pre = subprocess.run([sys.executable, PREFLIGHT], capture_output=True, text=True,
-                     env=dict(os.environ, EXTERNAL_PROVIDERS_DIR=shared, LLAMA_STACK_CONFIG=cfg_path, PYTHONPATH=pkgs))
-from llama_stack.core import distribution, resolver  # noqa: E402
-from llama_stack.core.datatypes import Provider  # noqa: E402
-from llama_stack.core.stack import replace_env_vars  # noqa: E402
+                     env=dict(os.environ, EXTERNAL_PROVIDERS_DIR=shared, PYTHONPATH=pkgs, **{config_variable: cfg_path}))
+distribution = importlib.import_module(package + ".core.distribution")
+resolver = importlib.import_module(package + ".core.resolver")
+Provider = importlib.import_module(package + ".core.datatypes").Provider
+replace_env_vars = importlib.import_module(package + ".core.stack").replace_env_vars
 
 verdict = "loads"
 try:

@@ -1,6 +1,7 @@
 #!/bin/sh
 # make-cases.sh DIR: lays out one directory per provider case (shared volume + config) for differential.py.
-# Each case is a provider package built on the real llama-stack spec classes, right or wrong in one way.
+# Each case is a provider package built on the real server's spec classes (ogx_api, llama_stack_api or
+# llama_stack.providers.datatypes), right or wrong in one way.
 D=$1; rm -rf $D; mkdir -p $D
 mk() { # name, provider.py body, __init__ body, config yaml entry extra
   c=$D/$1; mkdir -p $c/shared/python-packages/acme_p $c/shared/metadata/p
@@ -11,9 +12,12 @@ mk() { # name, provider.py body, __init__ body, config yaml entry extra
   printf 'providers:\n  inference:\n  - provider_id: p\n    provider_type: remote::acme\n    module: acme_p==1.0\n    config:\n%s\n' "${4:-      url: http://x}" > $c/config.yaml
 }
 IMP='try:
-    from llama_stack_api import RemoteProviderSpec, InlineProviderSpec, Api
+    from ogx_api import RemoteProviderSpec, InlineProviderSpec, Api
 except ImportError:
-    from llama_stack.providers.datatypes import RemoteProviderSpec, InlineProviderSpec, Api'
+    try:
+        from llama_stack_api import RemoteProviderSpec, InlineProviderSpec, Api
+    except ImportError:
+        from llama_stack.providers.datatypes import RemoteProviderSpec, InlineProviderSpec, Api'
 INIT='from pydantic import BaseModel
 class Config(BaseModel):
     url: str
@@ -53,3 +57,10 @@ def get_provider_spec():
 mk env_missing "$IMP
 def get_provider_spec():
     return RemoteProviderSpec(api=Api.inference, provider_type='remote::acme', adapter_type='acme', module='acme_p', config_class='acme_p.Config')" "$INIT" '      url: ${env.ACME_UNSET_URL}'
+mk foreign_spec "from pydantic import BaseModel
+class RemoteProviderSpec(BaseModel):
+    api: str = 'inference'; provider_type: str = 'remote::acme'; adapter_type: str = 'acme'; module: str = 'acme_p'; config_class: str = 'acme_p.Config'
+    api_dependencies: list = []; optional_api_dependencies: list = []; deprecation_error: str | None = None; deprecation_warning: str | None = None; pip_packages: list = []
+def get_provider_spec():
+    # A look-alike of the spec class from another package (as llama_stack_api's is to ogx): not the server's ProviderSpec.
+    return RemoteProviderSpec()" "$INIT"

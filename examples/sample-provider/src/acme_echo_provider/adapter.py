@@ -1,6 +1,7 @@
 """The implementation: one model, ``echo``, whose chat completions return the last user message, prefixed.
 
-What the Llama Stack server calls (checked against llama-stack 0.3.5 and 0.7.3):
+What the server calls (checked against llama-stack 0.3.5 and 0.7.3 and ogx 1.1.3 and 1.5.0; ogx keeps the
+module paths below under `ogx/` instead of `llama_stack/`):
 
 - ``list_models()`` once at start-up (``llama_stack/core/routing_tables/models.py`` ``refresh()``: a
   provider not yet listed is always listed once; ``should_refresh_models()`` False means never again).
