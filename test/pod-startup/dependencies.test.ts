@@ -1,17 +1,16 @@
 /**
  * Provider dependencies against the server's own packages and against each other, in the sandboxed pod
- * with the real llama-stack distribution image: the server has PyYAML, so a provider shipping a
- * synthetic PyYAML 5.0 wheel meets the server's real copy of PyYAML 6.
+ * with the real distribution image of each line (llama-stack 0.7, ogx 1.5 and 1.1): the server has
+ * PyYAML, so a provider shipping a synthetic PyYAML 5.0 wheel meets the server's real copy of PyYAML 6.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DISTRIBUTION, describeWithLlamaStack, env, freePort, PACKAGES_DIR, renderStack, Scenario } from './helpers';
+import { describeWithLlamaStack, EACH_SERVER, env, freePort, PACKAGES_DIR, renderStack, Scenario, starterImage } from './helpers';
+import { LlamaStackWithProvidersProps } from '../../src';
 import { PodRun } from '../sandbox/pod-runner';
 import { buildSyntheticWheel, providerMetadata, providerPackage, SyntheticPackage } from '../sandbox/wheels';
 
-/** The PyYAML version of the distribution image's Python (set before the tests run). */
-let SERVER_PYYAML: string;
 const OLD_PYYAML: SyntheticPackage = { name: 'PyYAML', version: '5.0', files: { 'yaml/__init__.py': '__version__ = "5.0"\n' } };
 
 /** Every container after `name` never started. */
@@ -21,12 +20,16 @@ function nothingAfter(pod: PodRun, name: string): void {
   expect(all.slice(i + 1).map((c) => c.state)).toEqual(all.slice(i + 1).map(() => 'waiting'));
 }
 
-describeWithLlamaStack('provider dependencies and the server\'s own packages', {}, () => {
+describe.each(EACH_SERVER)('on %s', (version) => describeWithLlamaStack('provider dependencies and the server\'s own packages', { versions: [version] }, () => {
+  const DISTRIBUTION = starterImage(version);
+  const render = (props: Partial<LlamaStackWithProvidersProps>) => renderStack({ distribution: { image: DISTRIBUTION }, ...props });
+  /** The PyYAML version of the distribution image's Python (set before the tests run). */
+  let SERVER_PYYAML: string;
   let s: Scenario;
   beforeAll(() => {
-    s = new Scenario('deps');
-    s.distribution();
-    SERVER_PYYAML = execFileSync(env().python, ['-c', 'import importlib.metadata as m; print(m.version("PyYAML"))'], { encoding: 'utf8' }).trim();
+    s = new Scenario(`deps-${version}`);
+    s.distribution({}, DISTRIBUTION, version);
+    SERVER_PYYAML = execFileSync(env(version).python, ['-c', 'import importlib.metadata as m; print(m.version("PyYAML"))'], { encoding: 'utf8' }).trim();
   });
   afterAll(() => s.dispose());
 
@@ -57,7 +60,7 @@ describeWithLlamaStack('provider dependencies and the server\'s own packages', {
 
   test('inspect-distribution records the server\'s own packages, without the provider packages on PYTHONPATH', async () => {
     const p = provider('recorded');
-    const pod = await s.run(renderStack({ externalProviders: { inference: [p] } }), { runMain: false });
+    const pod = await s.run(render({ externalProviders: { inference: [p] } }), { runMain: false });
     expect(pod.initContainers[0].name).toBe('inspect-distribution');
     expect(pod.initContainers[0].reason).toBe('Completed');
     const first = JSON.parse(pod.volumeFile('external-providers', 'server-packages.json'));
@@ -86,7 +89,7 @@ describeWithLlamaStack('provider dependencies and the server\'s own packages', {
       deps: [OLD_PYYAML],
       initBody: `import yaml\nassert yaml.__version__ == ${JSON.stringify(SERVER_PYYAML)}, "provider got PyYAML " + yaml.__version__ + " from " + yaml.__file__\n`,
     });
-    const pod = await s.run(renderStack({ port: await freePort(), externalProviders: { inference: [p] } }), { serve: {} });
+    const pod = await s.run(render({ port: await freePort(), externalProviders: { inference: [p] } }), { serve: {} });
     const install = pod.container('install-provider-yaml-user');
     expect(install.reason).toBe('Completed');
     expect(install.stdout).toContain(`Using the server's PyYAML ${SERVER_PYYAML} (provider wheel 5.0 not installed)`);
@@ -108,7 +111,7 @@ describeWithLlamaStack('provider dependencies and the server\'s own packages', {
 
   test('a dependency the server has at a version the provider rejects fails the pod before the server starts', async () => {
     const p = provider('old-yaml', { requires: ['PyYAML<6'], deps: [OLD_PYYAML] });
-    const pod = await s.run(renderStack({ externalProviders: { inference: [p] } }));
+    const pod = await s.run(render({ externalProviders: { inference: [p] } }));
     const c = pod.container('install-provider-old-yaml');
     expect(c.reason).toBe('Error');
     expect(c.message).toContain("ERROR: Cannot install provider 'old-yaml' due to dependency conflict");
@@ -124,7 +127,7 @@ describeWithLlamaStack('provider dependencies and the server\'s own packages', {
   test('two providers shipping the same import package: the second fails, naming the first and the fix', async () => {
     const left = provider('left', { files: { 'common/__init__.py': 'SIDE = "left"\n' } });
     const right = provider('right', { files: { 'common/__init__.py': 'SIDE = "right"\n' } });
-    const pod = await s.run(renderStack({ externalProviders: { inference: [left, right] } }));
+    const pod = await s.run(render({ externalProviders: { inference: [left, right] } }));
     expect(pod.container('install-provider-left').reason).toBe('Completed');
     const c = pod.container('install-provider-right');
     expect(c.reason).toBe('Error');
@@ -138,7 +141,7 @@ describeWithLlamaStack('provider dependencies and the server\'s own packages', {
   test('a namespace package (no __init__.py) shared by two providers merges when no file collides', async () => {
     const left = provider('ns-left', { files: { 'acme_ns/left.py': 'X = 1\n' } });
     const right = provider('ns-right', { files: { 'acme_ns/right.py': 'X = 2\n' } });
-    const pod = await s.run(renderStack({ externalProviders: { inference: [left, right] } }), { runMain: false });
+    const pod = await s.run(render({ externalProviders: { inference: [left, right] } }), { runMain: false });
     expect(pod.container('install-provider-ns-right').reason).toBe('Completed');
     const ns = path.join(pod.volumes['external-providers'], 'python-packages', 'acme_ns');
     expect(fs.readdirSync(ns).sort()).toEqual(['__pycache__', 'left.py', 'right.py']);
@@ -147,7 +150,7 @@ describeWithLlamaStack('provider dependencies and the server\'s own packages', {
 
   test('a package that would replace a module of the server or its standard library is refused', async () => {
     const p = provider('shadow', { files: { 'yaml/__init__.py': '', 'json/__init__.py': '' } });
-    const pod = await s.run(renderStack({ externalProviders: { inference: [p] } }));
+    const pod = await s.run(render({ externalProviders: { inference: [p] } }));
     const c = pod.container('install-provider-shadow');
     expect(c.reason).toBe('Error');
     expect(c.message).toContain(`acme-shadow 1.0.0 installs the import package 'yaml', which the server already imports from PyYAML ${SERVER_PYYAML}`);
@@ -157,7 +160,7 @@ describeWithLlamaStack('provider dependencies and the server\'s own packages', {
 
   test('without the distribution\'s record (a manifest edited by hand) the installer warns and installs everything', async () => {
     const p = provider('unchecked', { requires: ['PyYAML<6'], deps: [OLD_PYYAML] });
-    const manifests = renderStack({ externalProviders: { inference: [p] } });
+    const manifests = render({ externalProviders: { inference: [p] } });
     const spec = manifests.find((m) => m.kind === 'Deployment').spec.template.spec;
     spec.initContainers = spec.initContainers.filter((c: any) => c.name !== 'inspect-distribution');
     const pod = await s.run(manifests, { runMain: false });
@@ -166,4 +169,4 @@ describeWithLlamaStack('provider dependencies and the server\'s own packages', {
     expect(c.stdout).toContain('WARNING: /opt/llama-stack/external-providers/server-packages.json does not exist (the inspect-distribution init container did not run)');
     expect(c.stdout).toContain("Installed 2 package(s) for provider 'unchecked': acme-unchecked==1.0.0, PyYAML==5.0");
   });
-});
+}));

@@ -28,6 +28,10 @@ export const OGX_BEFORE_TLS = '1.1.3';
 export const ogxDistribution = (version: string): string => `registry.test/ogxai/distribution-starter:${version}`;
 /** The server container's name: the construct's default for the release's project (`ogx`, `llama-stack`). */
 export const serverContainer = (version: string): string => (version.startsWith('0.') ? 'llama-stack' : 'ogx');
+/** The newest release of each line and ogx before TLS became required: the suites that run on each server. */
+export const EACH_SERVER = [LLAMA_STACK, OGX, OGX_BEFORE_TLS] as const;
+/** The starter distribution image of a release the pod tests run, tagged as upstream tags it. */
+export const starterImage = (version: string): string => (version === LLAMA_STACK ? DISTRIBUTION : ogxDistribution(version));
 export const MERGE = 'registry.test/kube-inference/merge:test';
 export const SCRIPTS_DIR = '/opt/llama-stack/scripts';
 export const SHARED_DIR = '/opt/llama-stack/external-providers';

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { LLAMA_STACK, deploymentOf, env, OGX, ogxDistribution, renderStack, Scenario, serveProviderServices } from './helpers';
+import { deploymentOf, EACH_SERVER, env, renderStack, Scenario, serveProviderServices, starterImage } from './helpers';
 import { buildSampleProviderImage } from './sample-provider-image';
 import { ExternalProvider } from '../../src';
 import { buildahSupport, removeImage } from '../sandbox/buildah';
@@ -22,16 +22,16 @@ const HEX = '[0-9a-f]{32}';
 const SAMPLE_METADATA = path.relative(process.cwd(), path.join(__dirname, '..', '..', 'examples', 'sample-provider', 'lls-provider-spec.yaml'));
 
 const support = firstUnsupported(sandboxSupport, buildahSupport, podNetworkSupport,
-  () => testEnvsSupport(llamaStackEnv(LLAMA_STACK), llamaStackEnv(OGX)));
+  () => testEnvsSupport(...EACH_SERVER.map((version) => llamaStackEnv(version))));
 
-describeWhen(`providers' service parts beside the real server (llama-stack ${LLAMA_STACK}, ogx ${OGX})`, support, 'bubblewrap, buildah, a pod network (root, iproute2, iptables) and the llama-stack test environments', () => {
+describeWhen(`providers' service parts beside the real server (${EACH_SERVER.join(', ')})`, support, 'bubblewrap, buildah, a pod network (root, iproute2, iptables) and the llama-stack test environments', () => {
   let s: Scenario;
   let network: PodNetwork;
 
   beforeAll(() => {
     s = new Scenario('provider-services');
     s.images[IMAGE] = buildSampleProviderImage(s, IMAGE);
-    s.distribution().distribution({}, ogxDistribution(OGX), OGX);
+    EACH_SERVER.forEach((version) => s.distribution({}, starterImage(version), version));
     network = PodNetwork.create();
   });
   afterAll(() => {
@@ -110,9 +110,9 @@ describeWhen(`providers' service parts beside the real server (llama-stack ${LLA
   });
 
   // The same on the newest ogx: its server maps a provider's ConnectionError to 502 too (ogx/core/exceptions/mapping.py).
-  test.each([LLAMA_STACK, OGX])('inline, sidecar and service providers in one server, each answering from its own place (%s)', async (version) => {
+  test.each(EACH_SERVER)('inline, sidecar and service providers in one server, each answering from its own place (%s)', async (version) => {
     const manifests = renderStack({
-      ...(version === OGX ? { distribution: { image: ogxDistribution(OGX) } } : {}),
+      distribution: { image: starterImage(version) },
       externalProviders: {
         inference: [
           provider('acme-inline'),

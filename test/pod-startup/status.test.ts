@@ -1,13 +1,14 @@
 /**
  * `kube-inference status` on pods of real runs: the install init containers and the preflight of
- * the real distribution image (llama-stack 0.7.3) in the sandbox, the pod written as `kubectl get pod
+ * the real distribution image of each line (llama-stack 0.7.3, ogx 1.5.0 and 1.1.3) in the sandbox, the pod written as `kubectl get pod
  * -o yaml` shows it (test/sandbox/kubernetes-pod.ts, in place of a kubelet), and the status read back
  * through the CLI.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse, stringify } from 'yaml';
-import { deploymentOf, describeWithLlamaStack, freePort, renderStack, Scenario } from './helpers';
+import { deploymentOf, describeWithLlamaStack, EACH_SERVER, freePort, renderStack, Scenario, starterImage } from './helpers';
+import { LlamaStackWithProvidersProps } from '../../src';
 import { cli } from '../cli/run';
 import { kubernetesPod } from '../sandbox/kubernetes-pod';
 import { PodRun } from '../sandbox/pod-runner';
@@ -15,13 +16,14 @@ import { buildSyntheticWheel, providerMetadata, providerPackage, sampleProviderW
 
 const ECHO = 'registry.test/acme/echo-provider:0.1.0';
 
-describeWithLlamaStack('kube-inference status of a server pod (real install and preflight)', {}, () => {
+describe.each(EACH_SERVER)('on %s', (version) => describeWithLlamaStack('kube-inference status of a server pod (real install and preflight)', { versions: [version] }, () => {
+  const render = (props: Partial<LlamaStackWithProvidersProps>) => renderStack({ distribution: { image: starterImage(version) }, ...props });
   let s: Scenario;
   let echo: { metadata: string; wheels: string[] };
   beforeAll(() => {
-    s = new Scenario('status');
+    s = new Scenario(`status-${version}`);
     echo = { metadata: fs.readFileSync(path.join(SAMPLE_PROVIDER_DIR, 'lls-provider-spec.yaml'), 'utf8'), wheels: sampleProviderWheels(s.path('wheels', 'echo')) };
-    s.distribution().provider(ECHO, echo);
+    s.distribution({}, starterImage(version), version).provider(ECHO, echo);
   });
   afterAll(() => s.dispose());
 
@@ -34,7 +36,7 @@ describeWithLlamaStack('kube-inference status of a server pod (real install and 
   test('a provider that fails to install: Failed with its reason; the one before Ready, the one after Pending', async () => {
     const broken = 'registry.test/acme/no-metadata:1';
     s.provider(broken, { wheels: echo.wheels });
-    const manifests = renderStack({
+    const manifests = render({
       externalProviders: {
         inference: [
           { providerId: 'acme-echo', image: ECHO },
@@ -59,7 +61,7 @@ describeWithLlamaStack('kube-inference status of a server pod (real install and 
     const wheel = buildSyntheticWheel(providerPackage({ name: 'acme-broken', initBody: 'import acme_not_shipped' }), s.dir, s.path('wheels', 'broken'));
     const ref = 'registry.test/acme/broken-import:1';
     s.provider(ref, { metadata: providerMetadata({ name: 'acme-broken', wheels: [wheel] }), wheels: [wheel] });
-    const manifests = renderStack({ port: await freePort(), externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO }, { providerId: 'broken', image: ref }] } });
+    const manifests = render({ port: await freePort(), externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO }, { providerId: 'broken', image: ref }] } });
     const status = await statusOf(await s.run(manifests, { serve: {} }), manifests);
     expect(status.phase).toBe('Failed');
     expect(status.message).toContain('the server container failed: Error (exit code 1)');
@@ -68,7 +70,7 @@ describeWithLlamaStack('kube-inference status of a server pod (real install and 
   });
 
   test('a serving server: Ready, every provider Ready', async () => {
-    const manifests = renderStack({ port: await freePort(), externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO }] } });
+    const manifests = render({ port: await freePort(), externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO }] } });
     const pod = await s.run(manifests, { serve: {} });
     try {
       expect(await statusOf(pod, manifests)).toEqual({
@@ -83,4 +85,4 @@ describeWithLlamaStack('kube-inference status of a server pod (real install and 
       await pod.stop();
     }
   });
-});
+}));

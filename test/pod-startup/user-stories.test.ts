@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import {
-  describeWithLlamaStack, env, freePort, LLAMA_STACK, LLAMA_STACK_RUN_YAML_ERA, PACKAGES_DIR, renderStack, Scenario,
+  describeWithLlamaStack, EACH_SERVER, env, freePort, LLAMA_STACK, LLAMA_STACK_RUN_YAML_ERA, PACKAGES_DIR, renderStack, Scenario, starterImage,
 } from './helpers';
 import { providerKey } from '../../src';
 import { distributionImageOf, findRelease } from '../../src/run-config/releases';
@@ -186,20 +186,22 @@ describeWithLlamaStack('Deploy custom providers on the real server (llama-stack 
   });
 });
 
-describeWithLlamaStack('Override distribution providers on the real server', { versions: [LLAMA_STACK, LLAMA_STACK_RUN_YAML_ERA] }, () => {
+describeWithLlamaStack('Override distribution providers on the real server', { versions: [...EACH_SERVER, LLAMA_STACK_RUN_YAML_ERA] }, () => {
   let s: Scenario;
   const DISTRIBUTION_03 = `registry.test/llama-stack/distribution-starter:${LLAMA_STACK_RUN_YAML_ERA}`;
   beforeAll(() => {
     s = new Scenario('us2');
     const wheels = sampleProviderWheels(s.path('wheels'));
-    s.distribution()
-      .distribution({}, DISTRIBUTION_03, LLAMA_STACK_RUN_YAML_ERA)
+    EACH_SERVER.forEach((version) => s.distribution({}, starterImage(version), version));
+    s.distribution({}, DISTRIBUTION_03, LLAMA_STACK_RUN_YAML_ERA)
       .provider(ECHO, { metadata: SAMPLE_METADATA, wheels });
   });
   afterAll(() => s.dispose());
 
-  test('an external provider with the id of a distribution provider replaces it, with a warning in merge-log.txt', async () => {
-    const pod = await s.run(renderStack({ port: await freePort(), externalProviders: { inference: [{ providerId: 'fireworks', image: ECHO }] } }), { serve: {} });
+  test.each(EACH_SERVER)('an external provider with the id of a distribution provider replaces it, with a warning in merge-log.txt (%s)', async (version) => {
+    const pod = await s.run(renderStack({
+      distribution: { image: starterImage(version) }, port: await freePort(), externalProviders: { inference: [{ providerId: 'fireworks', image: ECHO }] },
+    }), { serve: {} });
     ready(pod);
     const log = pod.volumeFile('merged-config', 'merge-log.txt');
     expect(log).toContain("WARNING: External provider 'fireworks' overrides base provider in API 'inference'");

@@ -119,15 +119,22 @@ export function providerPackage(options: {
   };
 }
 
-/** `provider.py` of a synthetic provider: llama-stack's own spec class when the server provides it. */
+/**
+ * `provider.py` of a synthetic provider: the server's own spec class when the server provides it (OGX's
+ * `ogx_api` first: OGX refuses a spec of `llama_stack_api` classes, as the sample provider's
+ * `llama_stack_types.py` explains).
+ */
 const SYNTHETIC_SPEC = `
-try:  # llama-stack >= 0.4
-    from llama_stack_api import Api, InlineProviderSpec, RemoteProviderSpec
+try:  # ogx >= 0.8
+    from ogx_api import Api, InlineProviderSpec, RemoteProviderSpec
 except ImportError:
-    try:  # llama-stack 0.2 / 0.3
-        from llama_stack.providers.datatypes import Api, InlineProviderSpec, RemoteProviderSpec
+    try:  # llama-stack >= 0.4
+        from llama_stack_api import Api, InlineProviderSpec, RemoteProviderSpec
     except ImportError:
-        Api = InlineProviderSpec = RemoteProviderSpec = None
+        try:  # llama-stack 0.2 / 0.3
+            from llama_stack.providers.datatypes import Api, InlineProviderSpec, RemoteProviderSpec
+        except ImportError:
+            Api = InlineProviderSpec = RemoteProviderSpec = None
 
 
 class Spec:
@@ -162,15 +169,18 @@ class Config:
 
 def _protocols():
     """The protocol classes the server checks this API's implementations against."""
-    try:
-        from llama_stack.core.resolver import api_protocol_map
+    try:  # ogx (ogx/core/resolver.py)
+        from ogx.core.resolver import api_protocol_map
+        from ogx_api import InferenceProvider
     except ImportError:
-        return []
-    try:
-        from llama_stack_api import Api, InferenceProvider
-    except ImportError:
-        from llama_stack.apis.inference import InferenceProvider
-        from llama_stack.providers.datatypes import Api
+        try:
+            from llama_stack.core.resolver import api_protocol_map
+        except ImportError:
+            return []
+        try:
+            from llama_stack_api import InferenceProvider
+        except ImportError:
+            from llama_stack.apis.inference import InferenceProvider
     found = [p for a, p in api_protocol_map().items() if a.value == API]
     return found + ([InferenceProvider] if API == "inference" else [])
 
