@@ -19,7 +19,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DISTRIBUTION, env, freePort, LLAMA_STACK, OGX, ogxDistribution, renderStack, Scenario } from '../../test/pod-startup/helpers';
+import { findRelease } from '../../src/run-config/releases';
+import { env, freePort, OGX, renderStack, Scenario, starterImage } from '../../test/pod-startup/helpers';
 import { sandboxSupport } from '../../test/sandbox/host';
 import { mergeImage, venvBasePython } from '../../test/sandbox/images';
 import { llamaStackEnv } from '../../test/sandbox/test-envs';
@@ -31,7 +32,7 @@ const JSON_OUT = args.includes('--json') ? args[args.indexOf('--json') + 1] : un
 /** The server release of the test set-up to run: ogx 1.5.0 by default. */
 const SERVER = args.includes('--server') ? args[args.indexOf('--server') + 1] : OGX;
 /** Its distribution image, tagged with the release as upstream tags it. */
-const IMAGE = SERVER === LLAMA_STACK ? DISTRIBUTION : ogxDistribution(SERVER);
+const IMAGE = starterImage(SERVER);
 
 /** A dependency package of realistic shape: a package with a dozen small modules. */
 function dependency(i: number): SyntheticPackage {
@@ -122,7 +123,7 @@ async function main(): Promise<void> {
     s.provider('registry.test/bench/sample:1', { metadata: fs.readFileSync(path.join(SAMPLE_PROVIDER_DIR, 'lls-provider-spec.yaml'), 'utf8'), wheels: sampleWheels, python });
     const sample: ProviderBuild = { id: 'acme-echo', image: 'registry.test/bench/sample:1', wheels: sampleWheels };
 
-    log(`# Pod start-up benchmark, real ${SERVER === LLAMA_STACK ? 'llama-stack' : 'ogx'} ${SERVER} (${RUNS} runs each, median; ${(out.host as any).cpus} CPU(s), load average ${os.loadavg()[0].toFixed(1)}; merge container: ${merge.kind})`);
+    log(`# Pod start-up benchmark, real ${findRelease(SERVER)?.project ?? 'ogx'} ${SERVER} (${RUNS} runs each, median; ${(out.host as any).cpus} CPU(s), load average ${os.loadavg()[0].toFixed(1)}; merge container: ${merge.kind})`);
     log();
     log('## Per-provider install (install container vs bare offline pip install, same Python)');
     log();

@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Testing } from 'cdk8s';
 import { LlamaStackWithProviders, LlamaStackWithProvidersProps } from '../../src';
+import { findRelease } from '../../src/run-config/releases';
 import { describeWhen, sandboxSupport } from '../sandbox/host';
 export { freePort } from '../sandbox/host';
 import { distributionImage, DistributionImageContent, mergeImage, providerImage, ProviderImageContent, venvBasePython } from '../sandbox/images';
@@ -31,7 +32,8 @@ export const serverContainer = (version: string): string => (version.startsWith(
 /** The newest release of each line and ogx before TLS became required: the suites that run on each server. */
 export const EACH_SERVER = [LLAMA_STACK, OGX, OGX_BEFORE_TLS] as const;
 /** The starter distribution image of a release the pod tests run, tagged as upstream tags it. */
-export const starterImage = (version: string): string => (version === LLAMA_STACK ? DISTRIBUTION : ogxDistribution(version));
+export const starterImage = (version: string): string => (findRelease(version)?.project === 'llama-stack'
+  ? `registry.test/llama-stack/distribution-starter:${version}` : ogxDistribution(version));
 export const MERGE = 'registry.test/kube-inference/merge:test';
 export const SCRIPTS_DIR = '/opt/llama-stack/scripts';
 export const SHARED_DIR = '/opt/llama-stack/external-providers';
