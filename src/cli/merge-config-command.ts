@@ -85,7 +85,7 @@ export const mergeConfigCommand: Command = {
       const providers = options.metadataDir === undefined ? [] : readExternalProviders(options.metadataDir);
       const read = readBaseConfig(options.baseConfig, options.configFileName);
       const generated = options.declarativeConfig === undefined ? undefined
-        : generateOgxConfig(options.declarativeConfig, read, { baseConfigSource: options.baseConfig });
+        : generateOgxConfig(options.declarativeConfig, read, { baseConfigSource: options.baseConfig, forServer: true });
       if (generated !== undefined && generated.droppedBaseKeys.length > 0) io.stderr(`warning: ${droppedKeysWarning(generated.droppedBaseKeys)}\n`);
       const baseText = generated === undefined ? read : renderYaml(generated.config);
       const result = mergeRunConfig(baseText, providers, {

@@ -303,7 +303,9 @@ function configProps(
   }
   // Generated now, over the ConfigMap's text; its problems name the ConfigMap rather than the construct's prop.
   try {
-    generateOgxConfig(declarativeConfig, text, { baseConfigSource: `the ConfigMap ${namespace ?? '<namespace>'}/${base.name}, key ${base.key} (spec.baseConfig)` });
+    generateOgxConfig(declarativeConfig, text, {
+      baseConfigSource: `the ConfigMap ${namespace ?? '<namespace>'}/${base.name}, key ${base.key} (spec.baseConfig)`, forServer: true,
+    });
   } catch (e) {
     if (!(e instanceof RunConfigError)) throw e;
     e.issues.forEach((issue) => problems.add(/base config/i.test(issue.title) ? 'spec.baseConfig' : 'spec', describeIssue(issue)));

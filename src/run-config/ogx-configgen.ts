@@ -53,6 +53,46 @@ export interface GeneratedConfig {
 export interface GenerateOgxConfigOptions {
   /** Names the base config in messages, e.g. `ConfigMap ai/rh-base, key config.yaml`. */
   readonly baseConfigSource?: string;
+  /**
+   * The config is for a real ogx server: refuse providers of a type no ogx release registers, which the
+   * operator writes for some typed providers and the server refuses to start with.
+   * @default false - the operator's output, as its test data expects it
+   */
+  readonly forServer?: boolean;
+}
+
+/**
+ * Provider types the OGX operator v0.14.0 writes for typed providers (`pkg/config/provider.go`:
+ * `inline::rag-runtime` for `toolRuntime.inline.fileSearch`, `inline::batch-reference` for
+ * `batches.inline.reference`, `inline::responses` for `responses.inline.builtin`) that no ogx release
+ * registers (`ogx/providers/registry/<api>.py` of every ogx wheel, 0.8.0 to 1.5.0), with the type ogx
+ * registers for that provider. The real ogx 1.5.0 refuses to start with them ("Provider
+ * `inline::batch-reference` is not available for API `Api.batches`": test/pod-startup/ogx-configgen.test.ts).
+ */
+const UNREGISTERED_TYPES: ReadonlyMap<string, { readonly registered: string; readonly registry: string }> = new Map([
+  ['inline::rag-runtime', { registered: 'inline::file-search', registry: 'tool_runtime.py' }],
+  ['inline::batch-reference', { registered: 'inline::reference', registry: 'batches.py' }],
+  ['inline::responses', { registered: 'inline::builtin', registry: 'responses.py' }],
+]);
+
+/** Refuses providers of a type no ogx release registers (see {@link UNREGISTERED_TYPES}). */
+function checkRegisteredTypes(read: ReadSpec): void {
+  const problems: string[] = [];
+  for (const [api, list] of read.providers?.byApi ?? []) {
+    for (const p of list) {
+      const known = UNREGISTERED_TYPES.get(p.providerType);
+      if (known) {
+        problems.push(`spec.providers (${api}): provider '${p.providerId}' gets provider_type ${p.providerType}, which no ogx release registers; `
+          + `ogx serves this provider as ${known.registered} (ogx/providers/registry/${known.registry}) and refuses to start with the other.`);
+      }
+    }
+  }
+  if (problems.length > 0) {
+    fail('OGXServer providers no ogx server can load', problems,
+      'Give the provider as a custom provider of the type ogx registers, with its whole config: '
+      + 'spec.providers.<api>.inline.custom: [{type: <the type named above>, settings: {...}}] (the settings become its config: '
+      + 'batches\' inline::reference also needs sqlstore, responses\' inline::builtin needs persistence). The OGX operator v0.14.0 writes these configs as they are, and its pods do not start.');
+  }
 }
 
 /** The fields whose presence makes the operator generate a config (`spec.baseConfig` alone does not). */
@@ -93,6 +133,7 @@ export function hasDeclarativeConfig(spec: Record<string, unknown>): boolean {
 export function secretEnvOf(spec: Record<string, unknown>): GeneratedConfig['env'] {
   const read = checkedSpec(spec);
   checkProviders(read);
+  checkRegisteredTypes(read);
   return uniqueSortedEnv(read.secrets);
 }
 
@@ -138,6 +179,7 @@ export function generateOgxConfig(spec: Record<string, unknown>, baseConfigText:
   const read = checkedSpec(spec);
   const base = readBaseConfig(baseConfigText, source);
   checkProviders(read);
+  if (options.forServer === true) checkRegisteredTypes(read);
 
   // MergeProviders: each API the spec gives replaces the base's whole list of that API.
   let merged = base.providers;

@@ -234,6 +234,11 @@ Outputs:
     const refused = await run([...pod.args.slice(0, -2), '--output-dir', path.join(pod.root, 'none'), '--declarative-config', '{"providers": {"inference": {"remote": {"vllm": 1}}}}']);
     expect(refused.code).toBe(1);
     expect(outputs(path.join(pod.root, 'none'))).toEqual([]);
+    // A provider type the operator writes and no ogx release loads: refused in the pod too, before the server crash-loops.
+    const unloadable = await run([...pod.args.slice(0, -2), '--output-dir', path.join(pod.root, 'none'), '--declarative-config', '{"providers": {"batches": {"inline": {"reference": {}}}}}']);
+    expect(unloadable.code).toBe(1);
+    expect(unloadable.err).toContain("provider 'inline-reference' gets provider_type inline::batch-reference, which no ogx release registers");
+    expect(outputs(path.join(pod.root, 'none'))).toEqual([]);
     await expect(mergeConfigCommand.run([...pod.args.slice(0, -2), '--declarative-config', '[1]'], recordingIo('/'))).rejects.toThrow('--declarative-config must be a JSON object');
     await expect(mergeConfigCommand.run([...pod.args, '--declarative-config', '{}'], recordingIo('/'))).rejects.toThrow('for ogx releases');
   });

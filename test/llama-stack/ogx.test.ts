@@ -217,6 +217,18 @@ describe('the OGX operator\'s declarative config (declarativeConfig)', () => {
     expect(errorOf({ ...STARTER, declarativeConfig: spec('p1-milvus-config'), env: [{ name: 'OGX_REMOTE_MILVUS_TOKEN', value: 'x' }] }))
       .toContain("env[0].name: 'OGX_REMOTE_MILVUS_TOKEN' carries a Secret that declarativeConfig references");
   });
+
+  test('a typed provider the operator writes with a type no ogx release registers is refused, with the custom provider that loads', () => {
+    // Generated in the pod (no inline base) or at synth: refused either way, as the real ogx 1.5.0 refuses the config.
+    for (const base of [{}, { userConfig: { config: fixture('p1-responses-config', 'base.yaml') } }]) {
+      const message = errorOf({ ...STARTER, ...base, declarativeConfig: spec('p1-responses-config') });
+      expect(message).toContain("provider 'inline-builtin' gets provider_type inline::responses, which no ogx release registers; "
+        + 'ogx serves this provider as inline::builtin (ogx/providers/registry/responses.py)');
+      expect(message).toContain('spec.providers.<api>.inline.custom: [{type: <the type named above>, settings: {...}}]');
+    }
+    // The custom provider of the registered type passes.
+    expect(() => render({ ...STARTER, declarativeConfig: { providers: { responses: { inline: { custom: [{ type: 'inline::builtin', settings: { persistence: {} } }] } } } } })).not.toThrow();
+  });
 });
 
 describe('the server\'s Prometheus metrics (metricsPort)', () => {
