@@ -2,10 +2,10 @@ import { Construct } from 'constructs';
 import { isRecord } from '../checks';
 import { ProblemCollector, ValidationError } from '../errors';
 import { LABEL_DOMAIN } from '../labels';
+import { DocumentFields } from './document-fields';
 import { checkDocumentFields } from './llama-stack-document-fields';
 import { MetadataFiles } from './metadata-files';
 import { LlamaStackWithProvidersProps, LlamaStackWithProviders } from '../llama-stack';
-import { LLAMA_STACK_PROPS } from '../llama-stack/props-shape';
 import { releaseOfImageTag } from '../run-config/releases';
 import { addWarning } from '../warnings';
 
@@ -38,9 +38,9 @@ export const KUBERNETES_VERSION_ANNOTATION = `${LABEL_DOMAIN}/kubernetes-version
  */
 export const OPERATOR_SELECTOR_ANNOTATION = `${LABEL_DOMAIN}/operator-selector`;
 
-// Props field prefixes and where they live in a LlamaStackDistribution document, so that
-// validation messages name the field the user actually wrote.
-const FIELD_PREFIXES: ReadonlyArray<readonly [string, string]> = [
+// Props fields and where they live in a LlamaStackDistribution document, so that validation messages
+// name the field the user actually wrote; other fields are under spec.server.
+const FIELDS = new DocumentFields([
   ['name', 'metadata.name'],
   ['namespace', 'metadata.namespace'],
   ['labels', 'metadata.labels'],
@@ -65,16 +65,11 @@ const FIELD_PREFIXES: ReadonlyArray<readonly [string, string]> = [
   ['externalProviders', 'spec.server.externalProviders'],
   ['network.expose', 'spec.network.exposeRoute'],
   ['network', 'spec.network'],
-];
+], (field) => `spec.server.${field}`);
 
 /** Where a props field lives in the document. */
 export function documentField(field: string): string {
-  for (const [prefix, path] of FIELD_PREFIXES) {
-    if (field === prefix || field.startsWith(`${prefix}.`) || field.startsWith(`${prefix}[`)) {
-      return path + field.slice(prefix.length);
-    }
-  }
-  return `spec.server.${field}`;
+  return FIELDS.field(field);
 }
 
 /**
@@ -82,9 +77,7 @@ export function documentField(field: string): string {
  * (`storage: …`, `command replaces …`) names the document's field instead.
  */
 export function documentWarning(message: string): string {
-  const field = /^[A-Za-z][\w.[\]]*(?=[: ])/.exec(message)?.[0];
-  const prop = field?.split(/[.[]/)[0];
-  return field !== undefined && LLAMA_STACK_PROPS.includes(prop!) ? documentField(field) + message.slice(field.length) : message;
+  return FIELDS.message(message);
 }
 
 /**

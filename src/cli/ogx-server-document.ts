@@ -2,11 +2,11 @@ import { Construct } from 'constructs';
 import { isRecord } from '../checks';
 import { Problem, ProblemCollector, ValidationError } from '../errors';
 import { AllowedFrom, LlamaStackWithProviders, LlamaStackWithProvidersProps } from '../llama-stack';
+import { DocumentFields } from './document-fields';
 import {
   KUBERNETES_VERSION_ANNOTATION, LLAMA_STACK_VERSION_ANNOTATION, OPERATOR_SELECTOR_ANNOTATION, SERVER_VERSION_ANNOTATION,
 } from './llama-stack-document';
 import { MetadataFiles } from './metadata-files';
-import { LLAMA_STACK_PROPS } from '../llama-stack/props-shape';
 import { appConfigMaps } from '../llama-stack/used-config-maps';
 import { describeIssue, RunConfigError } from '../run-config/errors';
 import { generateOgxConfig, hasDeclarativeConfig } from '../run-config/ogx-configgen';
@@ -32,61 +32,41 @@ const ADOPTION_ANNOTATIONS = ['ogx.io/adopt-storage', 'ogx.io/adopt-networking']
 /** OpenShift labels its router's namespace with this; the construct's NetworkPolicy always admits it. */
 const OPENSHIFT_ROUTER_LABEL = 'network.openshift.io/policy-group';
 
-/** Where each field of the construct's props came from in the document, for its problems and warnings. */
-class FieldMap {
-  /** Props field (and what is below it) → the document's field; the longest that matches wins. */
-  private readonly map = new Map<string, string>([
-    ['name', 'metadata.name'],
-    ['namespace', 'metadata.namespace'],
-    ['labels', 'metadata.labels'],
-    ['serverVersion', `metadata.annotations.${SERVER_VERSION_ANNOTATION}`],
-    ['kubernetesVersion', `metadata.annotations.${KUBERNETES_VERSION_ANNOTATION}`],
-    ['operatorSelector', `metadata.annotations.${OPERATOR_SELECTOR_ANNOTATION}`],
-    ['distribution', 'spec.distribution'],
-    ['port', 'spec.network.port'],
-    ['replicas', 'spec.workload.replicas'],
-    ['workers', 'spec.workload.workers'],
-    ['resources', 'spec.workload.resources'],
-    ['storage', 'spec.workload.storage'],
-    ['podDisruptionBudget', 'spec.workload.podDisruptionBudget'],
-    ['topologySpreadConstraints', 'spec.workload.topologySpreadConstraints'],
-    ['autoscaling', 'spec.workload.autoscaling'],
-    ['command', 'spec.workload.overrides.command'],
-    ['args', 'spec.workload.overrides.args'],
-    ['env', 'spec.workload.overrides.env'],
-    ['serviceAccountName', 'spec.workload.overrides.serviceAccountName'],
-    ['volumes', 'spec.workload.overrides.volumes'],
-    ['volumeMounts', 'spec.workload.overrides.volumeMounts'],
-    ['declarativeConfig', 'spec'],
-    ['tls', 'spec.network.tls'],
-    ['caBundle', 'spec.tls.trust.caCertificates'],
-    ['metricsPort', 'spec.monitoring.metricsPort'],
-    ['network', 'spec.network.policy'],
-    ['network.expose', 'spec.network.externalAccess.enabled'],
-    ['externalProviders', 'spec.externalProviders'],
-  ]);
+/** Where each field of the construct's props lives in an OGXServer document: the fields every document shares. */
+const OGX_SERVER_FIELDS: ReadonlyArray<readonly [string, string]> = [
+  ['name', 'metadata.name'],
+  ['namespace', 'metadata.namespace'],
+  ['labels', 'metadata.labels'],
+  ['serverVersion', `metadata.annotations.${SERVER_VERSION_ANNOTATION}`],
+  ['kubernetesVersion', `metadata.annotations.${KUBERNETES_VERSION_ANNOTATION}`],
+  ['operatorSelector', `metadata.annotations.${OPERATOR_SELECTOR_ANNOTATION}`],
+  ['distribution', 'spec.distribution'],
+  ['port', 'spec.network.port'],
+  ['replicas', 'spec.workload.replicas'],
+  ['workers', 'spec.workload.workers'],
+  ['resources', 'spec.workload.resources'],
+  ['storage', 'spec.workload.storage'],
+  ['podDisruptionBudget', 'spec.workload.podDisruptionBudget'],
+  ['topologySpreadConstraints', 'spec.workload.topologySpreadConstraints'],
+  ['autoscaling', 'spec.workload.autoscaling'],
+  ['command', 'spec.workload.overrides.command'],
+  ['args', 'spec.workload.overrides.args'],
+  ['env', 'spec.workload.overrides.env'],
+  ['serviceAccountName', 'spec.workload.overrides.serviceAccountName'],
+  ['volumes', 'spec.workload.overrides.volumes'],
+  ['volumeMounts', 'spec.workload.overrides.volumeMounts'],
+  ['declarativeConfig', 'spec'],
+  ['tls', 'spec.network.tls'],
+  ['caBundle', 'spec.tls.trust.caCertificates'],
+  ['metricsPort', 'spec.monitoring.metricsPort'],
+  ['network', 'spec.network.policy'],
+  ['network.expose', 'spec.network.externalAccess.enabled'],
+  ['externalProviders', 'spec.externalProviders'],
+];
 
-  /** Maps `prop` (and what is below it) to the document's `field`. */
-  public set(prop: string, field: string): void {
-    this.map.set(prop, field);
-  }
-
-  /** The document's field of a props field. */
-  public field(prop: string): string {
-    let best: string | undefined;
-    for (const p of this.map.keys()) {
-      if ((prop === p || prop.startsWith(`${p}.`) || prop.startsWith(`${p}[`)) && p.length > (best?.length ?? -1)) best = p;
-    }
-    return best === undefined ? prop : this.map.get(best)! + prop.slice(best.length);
-  }
-
-  /** A message of the construct as the document's reader needs it: its leading props field becomes the document's. */
-  public message(message: string): string {
-    const field = /^[A-Za-z][\w.[\]]*(?=[: ])/.exec(message)?.[0];
-    const prop = field?.split(/[.[]/)[0];
-    const mapped = field !== undefined && LLAMA_STACK_PROPS.includes(prop!) ? this.field(field) + message.slice(field.length) : message;
-    return mapped.replace(/\buserConfig\.configMapKey\b/g, this.field('userConfig.configMapKey'));
-  }
+/** A message of the construct as the document's reader needs it, `userConfig.configMapKey` within it included. */
+function documentMessage(fields: DocumentFields, message: string): string {
+  return fields.message(message).replace(/\buserConfig\.configMapKey\b/g, fields.field('userConfig.configMapKey'));
 }
 
 /**
@@ -96,7 +76,8 @@ class FieldMap {
  */
 export function renderOgxServerDocument(scope: Construct, doc: Record<string, any>, label: string, baseDir: string): (warning: string) => string {
   const problems = new ProblemCollector();
-  const fields = new FieldMap();
+  // Per document: its config source maps userConfig (below).
+  const fields = new DocumentFields(OGX_SERVER_FIELDS, (prop) => prop);
   const given = doc as Record<string, any>;
   if (!isRecord(given.metadata)) {
     problems.add('metadata', 'missing: expected a mapping with name (and namespace).');
@@ -184,11 +165,11 @@ export function renderOgxServerDocument(scope: Construct, doc: Record<string, an
   } catch (e) {
     if (e instanceof ValidationError) {
       const found: Problem[] = e.problems.map((p) => metadataFiles.problem(p));
-      throw new ValidationError(label, found.map((p) => ({ field: fields.field(p.field), message: fields.message(p.message) })));
+      throw new ValidationError(label, found.map((p) => ({ field: fields.field(p.field), message: documentMessage(fields, p.message) })));
     }
     throw e;
   }
-  return (warning) => fields.message(warning);
+  return (warning) => documentMessage(fields, warning);
 }
 
 /**
@@ -261,7 +242,8 @@ function distributionImageUntagged(spec: Record<string, any>): boolean {
  * input, else in the pod) or over the image's own config; else the image's own config.
  */
 function configProps(
-  scope: Construct, spec: Record<string, any>, namespace: string | undefined, fields: FieldMap, problems: ProblemCollector, warn: (m: string) => void,
+  scope: Construct, spec: Record<string, any>, namespace: string | undefined, fields: DocumentFields, problems: ProblemCollector,
+  warn: (m: string) => void,
 ): Pick<LlamaStackWithProvidersProps, 'userConfig' | 'declarativeConfig'> {
   if (spec.overrideConfig) {
     fields.set('userConfig', 'spec.overrideConfig');
@@ -328,7 +310,7 @@ interface NetworkProps {
  * `allowedFrom`: the default (the server's own namespace, the operator's, OpenShift's router) is
  * `{}`; custom ingress rules are translated peer by peer where the construct can express them.
  */
-function networkProps(spec: Record<string, any>, fields: FieldMap, problems: ProblemCollector, warn: (m: string) => void): NetworkProps {
+function networkProps(spec: Record<string, any>, fields: DocumentFields, problems: ProblemCollector, warn: (m: string) => void): NetworkProps {
   const network = spec.network ?? {};
   const expose = network.externalAccess?.enabled === true;
   if (network.externalAccess?.hostname !== undefined) {
@@ -368,7 +350,9 @@ const SUPPORTED_PEERS = 'supported: from peers namespaceSelector: {matchLabels: 
  * Custom `policy.ingress` rules as the construct's `allowedFrom`, which admits, on the server's port,
  * the pods of its own namespace and OpenShift's router always, and the namespaces named or labelled.
  */
-function translateIngressRules(rules: unknown[], port: number, fields: FieldMap, problems: ProblemCollector, warn: (m: string) => void): AllowedFrom {
+function translateIngressRules(
+  rules: unknown[], port: number, fields: DocumentFields, problems: ProblemCollector, warn: (m: string) => void,
+): AllowedFrom {
   const namespaces: string[] = [];
   const labels: string[] = [];
   let ownNamespace = false;
@@ -485,7 +469,7 @@ function monitoring(
  * and `OGX_WORKERS=1` without `workers` (the operator always sets it, so that a config's `server.workers`
  * does not start several processes). A user variable of the same name wins, as with the operator.
  */
-function serverEnv(spec: Record<string, any>, userEnv: unknown, release: ServerRelease | undefined, fields: FieldMap): LlamaStackWithProvidersProps['env'] {
+function serverEnv(spec: Record<string, any>, userEnv: unknown, release: ServerRelease | undefined, fields: DocumentFields): LlamaStackWithProvidersProps['env'] {
   const user: any[] = Array.isArray(userEnv) ? userEnv : [];
   const named = (n: string) => user.some((e) => isRecord(e) && e.name === n);
   const extra: Array<{ name: string; value: string; field: string }> = [];

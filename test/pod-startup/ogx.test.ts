@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { describeWithLlamaStack, env, freePort, OGX, OGX_BEFORE_TLS, ogxDistribution, renderStack, Scenario } from './helpers';
-import { distributionImageOf, findRelease } from '../../src/run-config/releases';
+import { compareVersions, distributionImageOf, findRelease } from '../../src/run-config/releases';
 import { PodRun } from '../sandbox/pod-runner';
 import { sampleProviderWheels, SAMPLE_PROVIDER_DIR } from '../sandbox/wheels';
 
@@ -24,8 +24,7 @@ const echo = (prefix = '> ') => ({ inference: [{ providerId: 'acme-echo', image:
 
 /** ogx 1.3 and later: each worker creates the job queue's tables at start-up (`ogx/core/jobs/`, new in 1.3). */
 function racesOnEmptyStore(version: string): boolean {
-  const [major, minor] = version.split('.').map(Number);
-  return major > 1 || (major === 1 && minor >= 3);
+  return compareVersions(version, '1.3') >= 0;
 }
 
 function ready(pod: PodRun): void {
