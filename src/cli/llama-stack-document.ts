@@ -38,6 +38,12 @@ export const KUBERNETES_VERSION_ANNOTATION = `${LABEL_DOMAIN}/kubernetes-version
  */
 export const OPERATOR_SELECTOR_ANNOTATION = `${LABEL_DOMAIN}/operator-selector`;
 
+/**
+ * The annotation naming the merge image (`mergeImage`): the image built from this repository's
+ * release, pushed where the cluster pulls from. The operators' CRDs have no such field.
+ */
+export const MERGE_IMAGE_ANNOTATION = `${LABEL_DOMAIN}/merge-image`;
+
 // Props fields and where they live in a LlamaStackDistribution document, so that validation messages
 // name the field the user actually wrote; other fields are under spec.server.
 const FIELDS = new DocumentFields([
@@ -47,6 +53,7 @@ const FIELDS = new DocumentFields([
   ['serverVersion', `metadata.annotations.${SERVER_VERSION_ANNOTATION}`],
   ['llamaStackVersion', `metadata.annotations.${LLAMA_STACK_VERSION_ANNOTATION}`],
   ['kubernetesVersion', `metadata.annotations.${KUBERNETES_VERSION_ANNOTATION}`],
+  ['mergeImage', `metadata.annotations.${MERGE_IMAGE_ANNOTATION}`],
   ['replicas', 'spec.replicas'],
   ['distribution', 'spec.server.distribution'],
   ['port', 'spec.server.containerSpec.port'],
@@ -133,6 +140,7 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     distribution: server!.distribution ?? {},
     serverVersion,
     kubernetesVersion: metadata?.annotations?.[KUBERNETES_VERSION_ANNOTATION],
+    mergeImage: metadata?.annotations?.[MERGE_IMAGE_ANNOTATION],
     replicas: spec!.replicas,
     port: containerSpec.port,
     containerName: containerSpec.name,

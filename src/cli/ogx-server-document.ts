@@ -4,7 +4,7 @@ import { Problem, ProblemCollector, ValidationError } from '../errors';
 import { AllowedFrom, LlamaStackWithProviders, LlamaStackWithProvidersProps } from '../llama-stack';
 import { DocumentFields } from './document-fields';
 import {
-  KUBERNETES_VERSION_ANNOTATION, LLAMA_STACK_VERSION_ANNOTATION, OPERATOR_SELECTOR_ANNOTATION, SERVER_VERSION_ANNOTATION,
+  KUBERNETES_VERSION_ANNOTATION, LLAMA_STACK_VERSION_ANNOTATION, MERGE_IMAGE_ANNOTATION, OPERATOR_SELECTOR_ANNOTATION, SERVER_VERSION_ANNOTATION,
 } from './llama-stack-document';
 import { MetadataFiles } from './metadata-files';
 import { appConfigMaps } from '../llama-stack/used-config-maps';
@@ -39,6 +39,7 @@ const OGX_SERVER_FIELDS: ReadonlyArray<readonly [string, string]> = [
   ['labels', 'metadata.labels'],
   ['serverVersion', `metadata.annotations.${SERVER_VERSION_ANNOTATION}`],
   ['kubernetesVersion', `metadata.annotations.${KUBERNETES_VERSION_ANNOTATION}`],
+  ['mergeImage', `metadata.annotations.${MERGE_IMAGE_ANNOTATION}`],
   ['operatorSelector', `metadata.annotations.${OPERATOR_SELECTOR_ANNOTATION}`],
   ['distribution', 'spec.distribution'],
   ['port', 'spec.network.port'],
@@ -132,6 +133,7 @@ export function renderOgxServerDocument(scope: Construct, doc: Record<string, an
     // Undefined: the release the image's tag names, else the construct's default (ogx 1.5).
     serverVersion: annotations[SERVER_VERSION_ANNOTATION] as string | undefined,
     kubernetesVersion: annotations[KUBERNETES_VERSION_ANNOTATION] as string | undefined,
+    mergeImage: annotations[MERGE_IMAGE_ANNOTATION] as string | undefined,
     operatorSelector: takeOver,
     distribution: spec.distribution,
     port: spec.network?.port,

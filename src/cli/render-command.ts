@@ -8,6 +8,7 @@ import { synthesizeObjects } from '../synth';
 import { LLSD_API_VERSION, MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND, OGX_SERVER_API_VERSION, OGX_SERVER_KIND } from './document-kinds';
 import { MANIFEST_LIMITS, readInputs } from './inputs';
 import { CliIo, Command, parseCommandArgs } from './io';
+import { LEDGER_FILE, ledgerText, readLedger, removeStaleFiles } from './output-ledger';
 import { closest } from '../suggest';
 
 /** A kind of input document the render command understands. */
@@ -59,8 +60,11 @@ spec.baseConfig ConfigMap given in the input is read: the config is generated at
 
   FILE        multi-document YAML input; '-' (or no FILE) reads standard input
   -o, --output-dir DIR
-              write one <name>.k8s.yaml per input document into DIR instead of standard output
-              (<name>.<kind>.k8s.yaml for an object passed through)
+              write one file per input document into DIR instead of standard output:
+              <namespace>.<name>.k8s.yaml (<name>.k8s.yaml without a namespace), and
+              <namespace>.<name>.<kind>.k8s.yaml for an object passed through. DIR/${LEDGER_FILE}
+              lists the files written; the next run into DIR removes those it no longer writes
+              (a deleted document's file goes, so GitOps pruning sees it) and no other file.
 
 Warnings go to standard error. On invalid input the exit code is 1, nothing is written to standard
 output or DIR, and standard error names the document, the field and the fix.
@@ -224,7 +228,12 @@ function claimObjects(owners: Map<string, string>, manifests: readonly any[], la
   return errors;
 }
 
-/** Writes every rendered document into `dir`, all or nothing (see {@link writeFilesAtomically}). */
+/**
+ * Writes every rendered document into `dir`, all or nothing (see {@link writeFilesAtomically}), then
+ * removes the files an earlier render wrote there that this one does not, and records what it wrote
+ * (src/cli/output-ledger.ts). The ledger is replaced last: a run stopped before it leaves the earlier
+ * ledger, whose stale files the next run removes.
+ */
 function writeOutputs(dir: string, rendered: readonly Rendered[], stderr: (text: string) => void): number {
   const names = new Map<string, string>();
   for (const r of rendered) {
@@ -235,8 +244,16 @@ function writeOutputs(dir: string, rendered: readonly Rendered[], stderr: (text:
     }
     names.set(r.fileName, r.label);
   }
+  const previous = readLedger(dir);
+  if ('error' in previous) {
+    stderr(`error: ${previous.error} Nothing was written.\n`);
+    return 1;
+  }
+  const written = rendered.map((r) => r.fileName);
   try {
     writeFilesAtomically(dir, rendered.map((r) => ({ name: r.fileName, text: r.yaml })));
+    stderr(removeStaleFiles(dir, previous.names, written).map((w) => `warning: ${w}\n`).join(''));
+    writeFilesAtomically(dir, [{ name: LEDGER_FILE, text: ledgerText(written) }]);
   } catch (e) {
     stderr(`error: cannot write to ${dir}: ${describeFsError(e)}\n`);
     return 1;

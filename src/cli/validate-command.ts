@@ -19,7 +19,8 @@ names, mounts of missing volumes, selectors that miss their template, ranges); c
 against the vendored KAITO, Dynamo, KubeRay, OGX (OGXServer) and OpenShift Route CRDs and any CRD
 given with --crd.
 
-  FILE|DIR               multi-document YAML; a directory means every *.yaml/*.yml below it;
+  FILE|DIR               multi-document YAML; a directory means every *.yaml/*.yml below it but
+                         Kustomize's own kustomization.yaml (not an object, as kubectl apply -k reads it);
                          '-' (or nothing) reads standard input; the items of a List are validated each
   --target-version 1.N   the Kubernetes minor to check against: ${KUBERNETES_MINORS[0]} to ${DEFAULT_KUBERNETES_MINOR} (default ${DEFAULT_KUBERNETES_MINOR})
   --crd FILE             also validate against the CRDs in FILE (repeatable)
@@ -150,7 +151,10 @@ function objectsOf(doc: any, where: string): Array<{ obj: any; label: string }> 
   });
 }
 
-/** A directory stands for the YAML files below it, in a stable order. */
+/**
+ * A directory stands for the YAML files below it, in a stable order; a Kustomize config
+ * (`kustomization.yaml`, which a GitOps directory often holds beside the manifests) is not an object.
+ */
 function expand(path: string, cwd: string): string[] {
   if (path === '-') {
     return [path];
@@ -167,5 +171,8 @@ function expand(path: string, cwd: string): string[] {
   }
   return readdirSync(full, { withFileTypes: true })
     .sort((a, b) => compareStrings(a.name, b.name))
-    .flatMap((e) => (e.isDirectory() ? expand(join(path, e.name), cwd) : /\.ya?ml$/.test(e.name) ? [join(path, e.name)] : []));
+    .flatMap((e) => (e.isDirectory() ? expand(join(path, e.name), cwd) : /\.ya?ml$/.test(e.name) && !KUSTOMIZATION_FILE.test(e.name) ? [join(path, e.name)] : []));
 }
+
+/** The file names Kustomize reads its config from (sigs.k8s.io/kustomize/api/konfig: RecognizedKustomizationFileNames). */
+const KUSTOMIZATION_FILE = /^kustomization\.ya?ml$/;

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'child_process';
-import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { parseAllDocuments } from 'yaml';
@@ -57,7 +57,7 @@ describe('kube-inference render', () => {
     const r = await cli(['render', FIXTURE, '-o', dir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    expect(readdirSync(dir).sort()).toEqual(['ai.team-a.k8s.yaml', 'ai.team-b.k8s.yaml']);
+    expect(readdirSync(dir).sort()).toEqual(['.kube-inference-render', 'ai.team-a.k8s.yaml', 'ai.team-b.k8s.yaml']);
     expect(kinds(readFileSync(join(dir, 'ai.team-b.k8s.yaml'), 'utf8'))).toEqual(['PersistentVolumeClaim/team-b-pvc', 'ServiceAccount/team-b-sa', 'Deployment/team-b', 'Service/team-b-service']);
   });
 
@@ -71,6 +71,17 @@ describe('kube-inference render', () => {
     expect(r.stderr).toContain('error: <stdin> document 1 (LlamaStackDistribution "team-a") has 1 invalid setting:');
     expect(r.stderr).toContain("spec.server.externalProviders.safety[0].providerId: is not a provider id llama-stack can use (image quay.io/trustyai/fms-provider:0.4.0): '__disabled__' marks a disabled provider");
     expect(r.stderr).toContain("Rename it, e.g. 'my-provider'");
+  });
+
+  test('the merge image: the annotation kube-inference.io/merge-image, checked as the construct\'s mergeImage', async () => {
+    const withImage = (image: string) => readFileSync(FIXTURE, 'utf8').replace('    kube-inference.io/server-version: "0.7"', `    kube-inference.io/server-version: "0.7"\n    kube-inference.io/merge-image: ${JSON.stringify(image)}`);
+    const r = await cli(['render', '-'], { stdin: withImage('registry.example.com/kube-inference/merge:0.1.0') });
+    expect(r.code).toBe(0);
+    const pod = parseAllDocuments(r.stdout).map((d) => d.toJS()).find((d) => d.kind === 'Deployment' && d.metadata.name === 'team-a').spec.template.spec;
+    expect(pod.initContainers.find((c: any) => c.name === 'merge-config').image).toBe('registry.example.com/kube-inference/merge:0.1.0');
+    const bad = await cli(['render', '-'], { stdin: withImage('registry.example.com/merge image') });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('  - metadata.annotations.kube-inference.io/merge-image: ');
   });
 
   test('the server release: the annotation, else the image tag, else llama-stack 0.7 with a warning when providers depend on it', async () => {
@@ -183,7 +194,7 @@ describe('kube-inference render', () => {
       const dir = tmp();
       const r = await cli(['render', '-', '-o', dir], { stdin: `${configMap('version: 2')}---\n${stack}` });
       expect(r.code).toBe(0);
-      expect(readdirSync(dir).sort()).toEqual(['ai.stack.k8s.yaml', 'stack-config.configmap.k8s.yaml']);
+      expect(readdirSync(dir).sort()).toEqual(['.kube-inference-render', 'ai.stack.k8s.yaml', 'stack-config.configmap.k8s.yaml']);
       const clash = await cli(['render', '-'], { stdin: `${stack}---\napiVersion: v1\nkind: Service\nmetadata: {name: stack-service, namespace: ai}\n` });
       expect(clash.code).toBe(1);
       expect(clash.stderr).toContain('both render Service ai/stack-service');
@@ -587,6 +598,69 @@ describe('kube-inference render: an OpenShift Route where asked', () => {
     expect(both.stderr).toContain('  - spec.network.ingressClassName: is the Ingress\'s: a Route is served by the OpenShift router.');
     const alone = await cli(['render', '-'], { stdin: doc('{exposeAs: Route}') });
     expect(alone.stderr).toContain('  - spec.network.exposeAs: says what network.expose renders: set network.expose to true, or remove exposeAs.');
+  });
+});
+
+describe('kube-inference render -o: the directory is render\'s own list of files (GitOps pruning)', () => {
+  const stacks = readFileSync(FIXTURE, 'utf8');
+  const teamAOnly = parseAllDocuments(stacks).filter((d) => (d.get('metadata') as any).get('name') === 'team-a').map((d) => d.toString()).join('---\n');
+
+  test('a document removed from the input has its file removed; files render never wrote stay', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'kustomization.yaml'), 'resources: []\n');
+    writeFileSync(join(dir, 'hand-written.k8s.yaml'), 'kind: ConfigMap\n');
+    expect((await cli(['render', FIXTURE, '-o', dir])).code).toBe(0);
+    expect(readFileSync(join(dir, '.kube-inference-render'), 'utf8')).toBe('# Written by `kube-inference render -o`: the files it wrote into this directory, one per line.\n'
+      + '# The next render into this directory removes those it no longer writes, and no other file.\n# Commit it with the manifests.\n'
+      + 'ai.team-a.k8s.yaml\nai.team-b.k8s.yaml\n');
+    const r = await cli(['render', '-', '-o', dir], { stdin: teamAOnly });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(readdirSync(dir).sort()).toEqual(['.kube-inference-render', 'ai.team-a.k8s.yaml', 'hand-written.k8s.yaml', 'kustomization.yaml']);
+    expect(readFileSync(join(dir, '.kube-inference-render'), 'utf8')).toMatch(/Commit it with the manifests.\nai.team-a.k8s.yaml\n$/);
+  });
+
+  test('a failed render removes nothing and keeps the list', async () => {
+    const dir = tmp();
+    expect((await cli(['render', FIXTURE, '-o', dir])).code).toBe(0);
+    const before = readFileSync(join(dir, '.kube-inference-render'), 'utf8');
+    const r = await cli(['render', '-', '-o', dir], { stdin: teamAOnly.replace('replicas: 2', 'replicas: two') });
+    expect(r.code).toBe(1);
+    expect(readdirSync(dir).sort()).toEqual(['.kube-inference-render', 'ai.team-a.k8s.yaml', 'ai.team-b.k8s.yaml']);
+    expect(readFileSync(join(dir, '.kube-inference-render'), 'utf8')).toBe(before);
+  });
+
+  test('a list edited to name another path is refused before anything is written or removed', async () => {
+    const dir = tmp();
+    const outside = join(tmp(), 'precious.k8s.yaml');
+    writeFileSync(outside, 'keep\n');
+    writeFileSync(join(dir, '.kube-inference-render'), `ai.team-a.k8s.yaml\n../${outside.split('/').slice(-2).join('/')}\n`);
+    const r = await cli(['render', '-', '-o', dir], { stdin: teamAOnly });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`error: ${join(dir, '.kube-inference-render')} line 2: "../`);
+    expect(r.stderr).toContain('is not a file name render writes (<name>.k8s.yaml, no \'/\')');
+    expect(r.stderr).toContain('restore it from version control, or delete it');
+    expect(readFileSync(outside, 'utf8')).toBe('keep\n');
+    expect(readdirSync(dir)).toEqual(['.kube-inference-render']);
+  });
+
+  test('a stale name that is now a directory is left, with a warning; a symlink is removed, never its target', async () => {
+    const dir = tmp();
+    const target = join(tmp(), 'target.k8s.yaml');
+    writeFileSync(target, 'keep\n');
+    symlinkSync(target, join(dir, 'old.k8s.yaml'));
+    mkdirSync(join(dir, 'gone.k8s.yaml'));
+    writeFileSync(join(dir, '.kube-inference-render'), 'gone.k8s.yaml\nold.k8s.yaml\nmissing.k8s.yaml\n');
+    const r = await cli(['render', '-', '-o', dir], { stdin: teamAOnly });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`warning: ${join(dir, 'gone.k8s.yaml')} was written by an earlier render and is no longer rendered, but it is not a file now: left in place.\n`);
+    expect(readdirSync(dir).sort()).toEqual(['.kube-inference-render', 'ai.team-a.k8s.yaml', 'gone.k8s.yaml']);
+    expect(readFileSync(target, 'utf8')).toBe('keep\n');
+  });
+
+  test('--help names the files as they are written', async () => {
+    const r = await cli(['help', 'render']);
+    expect(r.stdout).toContain('<namespace>.<name>.k8s.yaml (<name>.k8s.yaml without a namespace)');
+    expect(r.stdout).toContain('DIR/.kube-inference-render');
   });
 });
 

@@ -1,4 +1,5 @@
-import { readdirSync } from 'fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
 import { join } from 'path';
 import { cli } from './run';
 import { KUBERNETES_MINORS } from '../../src/schema/kubernetes/openapi';
@@ -54,6 +55,16 @@ describe('kube-inference validate', () => {
     // LlamaStackDistribution is an input kind with no vendored CRD: reported, not validated.
     expect(r.stderr).toContain('2 object(s): 0 valid, 0 invalid, 2 without a schema');
     expect(r.code).toBe(0);
+  });
+
+  test('a directory\'s kustomization.yaml is Kustomize\'s config, not an object: skipped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'validate-'));
+    writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [cm.yaml]\n');
+    writeFileSync(join(dir, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n');
+    const r = await cli(['validate', '--strict', dir]);
+    expect(r).toMatchObject({ code: 0, stderr: '1 object(s): 1 valid, 0 invalid, 0 without a schema (Kubernetes 1.37)\n' });
+    const named = await cli(['validate', join(dir, 'kustomization.yaml')]);
+    expect(named.code).toBe(1);
   });
 
   describe('--target-version', () => {

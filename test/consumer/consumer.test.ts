@@ -12,9 +12,10 @@
  * absence fails the suite, elsewhere the suite is skipped with the reason).
  */
 import { execFileSync, spawnSync } from 'child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { registryProblem, VERSIONS } from './npm';
 import { describeWhen } from '../sandbox/host';
 
@@ -39,6 +40,27 @@ function run(cwd: string, command: string, args: string[]): string {
 }
 
 const npmInstall = (cwd: string, specs: string[]) => run(cwd, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel', 'error', ...specs]);
+
+const git = (cwd: string, ...args: string[]) => run(cwd, 'git', ['-c', 'user.name=consumer', '-c', 'user.email=consumer@example.com', '-c', 'init.defaultBranch=main', ...args]);
+const commitAll = (cwd: string) => {
+  git(cwd, 'add', '-A');
+  git(cwd, 'commit', '-q', '--allow-empty', '-m', 'render');
+};
+
+/**
+ * The README's GitOps recipe: the `run` steps of its workflow (without `npm ci`: the test installed the
+ * project already) and its render step for YAML documents, as written there.
+ */
+function gitopsRecipe(): { steps: string[]; render: string } {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Manifests in git (GitOps)'));
+  const workflow = parseYaml(/```yaml\n([^]*?)```/.exec(section)![1]) as { jobs: { manifests: { steps: { run?: string }[] } } };
+  const runs = workflow.jobs.manifests.steps.flatMap((s) => (s.run === undefined ? [] : [s.run]));
+  expect(runs[0]).toBe('npm ci');
+  const render = /```sh\n(npx kube-inference render [^\n]*)\n```/.exec(section)![1];
+  expect(section).toContain('first delete the line `dist/` from `.gitignore`');
+  return { steps: runs.slice(1), render };
+}
 
 let tarball: string;
 let work: string;
@@ -97,6 +119,60 @@ describeWhen('the packed library in fresh consumer projects', problem === undefi
       expect(manifest).toContain('kind: DynamoGraphDeployment');
       // The model's endpoint reaches the Llama Stack provider config.
       expect(manifest).toContain('"config":{"url":"http://llama-8b-frontend:8000/v1"}');
+    });
+
+    // The README's recipe, run as written: its workflow's steps and its render step, in a git
+    // repository of the project after the one edit it asks for (dist/ out of .gitignore).
+    test('the README\'s GitOps recipe fails on an uncommitted, a stale and a deleted manifest, and passes once committed', () => {
+      const recipe = gitopsRecipe();
+      const gitignore = readFileSync(join(TEMPLATE, '{{}}.gitignore'), 'utf8');
+      expect(gitignore.split('\n')).toContain('dist/');
+      writeFileSync(join(app, '.gitignore'), gitignore.split('\n').filter((line) => line !== 'dist/').join('\n'));
+      // `npx cdk8s` finds the cdk8s CLI the template installs as a dev dependency (linked from ours).
+      mkdirSync(join(app, 'node_modules', '.bin'), { recursive: true });
+      symlinkSync(join(ROOT, 'node_modules', 'cdk8s-cli'), join(app, 'node_modules', 'cdk8s-cli'));
+      symlinkSync('../cdk8s-cli/bin/cdk8s', join(app, 'node_modules', '.bin', 'cdk8s'));
+      rmSync(join(app, 'dist'), { recursive: true, force: true });
+      git(app, 'init', '-q');
+      commitAll(app);
+      /** Runs the steps in order until one fails; returns the failing step's output, or undefined when all pass. */
+      const runSteps = (steps: readonly string[]): string | undefined => {
+        for (const step of steps) {
+          const r = spawnSync('bash', ['-eo', 'pipefail', '-c', step], { cwd: app, encoding: 'utf8', env: { ...process.env, CI: 'true', NODE_OPTIONS: '' } });
+          if (r.status !== 0) return `${step}\n${r.stdout}${r.stderr}`;
+        }
+        return undefined;
+      };
+
+      // cdk8s synth: a manifest never committed, then committed, then stale.
+      const synthSteps = recipe.steps;
+      expect(runSteps(synthSteps)).toMatch(/^git add --all dist\/[^]*new file mode/);
+      commitAll(app);
+      expect(runSteps(synthSteps)).toBeUndefined();
+      const main = readFileSync(join(app, 'main.ts'), 'utf8');
+      writeFileSync(join(app, 'main.ts'), main.replace('contextLength: 8192', 'contextLength: 4096'));
+      expect(runSteps(synthSteps)).toMatch(/^git add --all dist\/[^]*\n\+.*4096/);
+      writeFileSync(join(app, 'main.ts'), main);
+      expect(runSteps(synthSteps)).toBeUndefined();
+
+      // render -o from YAML documents: a deleted document's manifest is removed, and the check fails until committed.
+      git(app, 'rm', '-q', '-r', 'dist');
+      mkdirSync(join(app, 'stacks'));
+      const docs = parseAllDocuments(readFileSync(join(ROOT, 'test', 'fixtures', 'llsd', 'two-stacks.yaml'), 'utf8'));
+      for (const doc of docs) writeFileSync(join(app, 'stacks', `${doc.toJS().metadata.name}.yaml`), doc.toString());
+      const renderSteps = synthSteps.map((step) => (step === 'npx cdk8s synth' ? recipe.render : step));
+      expect(renderSteps).not.toEqual(synthSteps);
+      expect(runSteps(renderSteps)).toContain('new file mode');
+      commitAll(app);
+      expect(runSteps(renderSteps)).toBeUndefined();
+      expect(readdirSync(join(app, 'dist')).sort()).toEqual(['.kube-inference-render', 'ai.team-a.k8s.yaml', 'ai.team-b.k8s.yaml']);
+      writeFileSync(join(app, 'dist', 'kustomization.yaml'), 'resources: [ai.team-a.k8s.yaml, ai.team-b.k8s.yaml]\n');
+      rmSync(join(app, 'stacks', 'team-b.yaml'));
+      const failed = runSteps(renderSteps);
+      expect(failed).toMatch(/deleted file mode[^]*ai\.team-b\.k8s\.yaml|ai\.team-b\.k8s\.yaml[^]*deleted file mode/);
+      expect(readdirSync(join(app, 'dist')).sort()).toEqual(['.kube-inference-render', 'ai.team-a.k8s.yaml', 'kustomization.yaml']);
+      commitAll(app);
+      expect(runSteps(renderSteps)).toBeUndefined();
     });
 
     test('npx runs the CLI by the package name and by its own', () => {
