@@ -17,7 +17,7 @@ export { ConfigValue } from './llama-stack/external-providers';
 export type { ExternalProvider, ExternalProviders, ImagePullPolicy, SecretKeyReference } from './llama-stack/external-providers';
 export type {
   AllowedFrom, AutoscalingOptions, CaBundleOptions, ExposeAs, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, ServerTlsOptions,
-  StorageOptions, UserConfig,
+  StackModel, StorageOptions, UserConfig,
 } from './llama-stack/options';
 export type { HealthCheck } from './llama-stack/health-check';
 export type { ResourceRequirements } from './llama-stack/pod';

@@ -1,17 +1,18 @@
 // One model-serving spec, rendered at synth time into the custom resource of each provider:
-// a KAITO Workspace, NVIDIA Dynamo DynamoGraphDeployments and a KubeRay RayService.
+// a KAITO Workspace, NVIDIA Dynamo DynamoGraphDeployments and a KubeRay RayService; then one OGX
+// server that serves three of them through its own API (`models: [...endpoint]`).
 //
 //   npx tsc --build          # at the repository root: the example imports the compiled package
 //   cdk8s synth              # writes dist/models.k8s.yaml
 //
 import { App, Chart } from 'cdk8s';
-import { ModelDeployment } from 'kube-inference-constructs';
+import { LlamaStackWithProviders, ModelDeployment } from 'kube-inference-constructs';
 
 const app = new App();
 const chart = new Chart(app, 'models', { namespace: 'default' });
 
 // GPU vLLM with no provider named → Dynamo ("default → dynamo").
-new ModelDeployment(chart, 'llama-8b', {
+const llama8b = new ModelDeployment(chart, 'llama-8b', {
   metadata: { name: 'llama-8b' },
   model: { id: 'meta-llama/Llama-3.1-8B-Instruct', source: 'huggingface' },
   engine: { type: 'vllm', contextLength: 8192 },
@@ -52,7 +53,7 @@ new ModelDeployment(chart, 'llama-70b-pd', {
 });
 
 // A vLLM preset on KAITO: the context length goes through the Workspace's inference ConfigMap.
-new ModelDeployment(chart, 'phi-4-mini', {
+const phi4 = new ModelDeployment(chart, 'phi-4-mini', {
   metadata: { name: 'phi-4-mini', labels: { 'kube-inference.io/team': 'assistants' } },
   provider: { name: 'kaito', overrides: { instanceType: 'Standard_NC24ads_A100_v4' } },
   model: { id: 'microsoft/Phi-4-mini-instruct' },
@@ -62,7 +63,7 @@ new ModelDeployment(chart, 'phi-4-mini', {
 });
 
 // KubeRay is never chosen automatically: name it. vLLM runs on Ray Serve LLM.
-new ModelDeployment(chart, 'qwen3-ray', {
+const qwen3 = new ModelDeployment(chart, 'qwen3-ray', {
   metadata: { name: 'qwen3-ray' },
   provider: {
     name: 'kuberay',
@@ -75,6 +76,16 @@ new ModelDeployment(chart, 'qwen3-ray', {
   podTemplate: { metadata: { labels: { team: 'assistants' } } },
   tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
   secrets: { huggingFaceToken: 'hf-token' },
+});
+
+// One OGX server in front of three of them: each endpoint becomes a remote::vllm provider reaching the
+// model's Service (Dynamo's `llama-8b-frontend:8000`, KAITO's `phi-4-mini:80`, KubeRay's
+// `qwen3-ray-serve-svc:8000`) and a registered model: llama-8b/meta-llama/Llama-3.1-8B-Instruct,
+// phi-4-mini/microsoft/Phi-4-mini-instruct, qwen3-ray/qwen3-8b.
+new LlamaStackWithProviders(chart, 'assistant', {
+  name: 'assistant',
+  distribution: { name: 'starter' },
+  models: [llama8b.endpoint, phi4.endpoint, qwen3.endpoint],
 });
 
 app.synth();

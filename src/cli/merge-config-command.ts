@@ -12,6 +12,7 @@ import { droppedKeysWarning, generateOgxConfig } from '../run-config/ogx-configg
 import { DEFAULT_SERVER_VERSION, findRelease, knownReleasesText } from '../run-config/releases';
 import { renderYaml } from '../run-config/render';
 import { CONFIG_LIMITS } from '../run-config/safe-yaml';
+import { parseServedModels, ServedModel } from '../run-config/served-models';
 import { ServerTransport } from '../run-config/server-transport';
 
 /** Pod paths of the merge init container; the construct mounts the volumes there. */
@@ -27,7 +28,7 @@ const USAGE = `Usage: kube-inference merge-config [--metadata-dir DIR | --no-pro
                                    [--output-dir DIR] [--config-file-name NAME]
                                    [--server-version VERSION]
                                    [--insecure | --tls-certfile FILE --tls-keyfile FILE [--tls-cafile FILE]]
-                                   [--declarative-config JSON]
+                                   [--declarative-config JSON] [--served-models JSON]
 
 Assembles the server's config (OGX, formerly Llama Stack) in the merge init container: reads each external provider's
 lls-provider-spec.yaml and crd-config.yaml from DIR/<providerId>/, merges the providers into the
@@ -53,6 +54,9 @@ and writes NAME, ${EXTRA_PROVIDERS_FILE} and ${MERGE_LOG_FILE} into the output d
                            the declarative fields of an OGXServer spec (providers, resources, storage, disabledAPIs,
                            network.port): first generate the config from them over the base config, as the OGX
                            operator's config generator does (ogx releases only)
+  --served-models JSON     models served in the cluster over an OpenAI-compatible API, a list of
+                           {"providerId", "url", "model"}: each becomes a remote::vllm provider of
+                           providers.inference and a model registered for it, as <providerId>/<model>
 
 Exit status: 0 when the outputs were written; 1 on any error, reported on standard error with the
 provider id, image, cause and fix, and nothing written; 2 on bad usage.
@@ -68,6 +72,8 @@ interface MergeConfigOptions {
   readonly transport?: ServerTransport;
   /** The OGXServer spec whose declarative config is generated over the base config first. */
   readonly declarativeConfig?: Record<string, unknown>;
+  /** Models served in the cluster, registered through remote::vllm providers. */
+  readonly servedModels?: readonly ServedModel[];
   /** Warnings about the command line itself (a deprecated flag). */
   readonly usageWarnings: readonly string[];
 }
@@ -89,7 +95,7 @@ export const mergeConfigCommand: Command = {
       if (generated !== undefined && generated.droppedBaseKeys.length > 0) io.stderr(`warning: ${droppedKeysWarning(generated.droppedBaseKeys)}\n`);
       const baseText = generated === undefined ? read : renderYaml(generated.config);
       const result = mergeRunConfig(baseText, providers, {
-        baseConfigSource: options.baseConfig, serverVersion: options.serverVersion, transport: options.transport,
+        baseConfigSource: options.baseConfig, serverVersion: options.serverVersion, transport: options.transport, servedModels: options.servedModels,
       });
       const names = [options.configFileName, EXTRA_PROVIDERS_FILE, MERGE_LOG_FILE];
       const log = formatMergeLog(result, {
@@ -136,6 +142,7 @@ function parseOptions(args: string[], cwd: string): MergeConfigOptions {
       'tls-keyfile': { type: 'string' },
       'tls-cafile': { type: 'string' },
       'declarative-config': { type: 'string' },
+      'served-models': { type: 'string' },
     },
   });
   if (positionals.length > 0) {
@@ -173,6 +180,7 @@ function parseOptions(args: string[], cwd: string): MergeConfigOptions {
     serverVersion: release.version,
     transport: transportOf(values),
     declarativeConfig: declarativeConfigOf(values['declarative-config'], release.project),
+    servedModels: servedModelsOf(values['served-models']),
     usageWarnings,
   };
 }
@@ -189,6 +197,17 @@ function declarativeConfigOf(json: string | undefined, project: string): Record<
   }
   if (!isRecord(spec)) throw new UsageError('--declarative-config must be a JSON object: the OGXServer spec\'s declarative fields');
   return spec;
+}
+
+/** The served models of --served-models, checked as the construct checks them. */
+function servedModelsOf(json: string | undefined): ServedModel[] | undefined {
+  if (json === undefined) return undefined;
+  try {
+    return parseServedModels(json);
+  } catch (e) {
+    if (!(e instanceof RunConfigError)) throw e;
+    throw new UsageError(`--served-models: ${e.issues.flatMap((i) => i.details).join('; ')}`);
+  }
 }
 
 /** The transport the flags name: `--insecure`, or the TLS files (certificate and key both). */

@@ -13,13 +13,15 @@ import type { RouteProps } from '../imports/openshift-route.generated';
 import { apiJson, defineCustomResource, defineObject } from '../kubernetes-objects';
 import { LABEL_DOMAIN, standardLabels } from '../labels';
 import { defaultMergeImage } from '../run-config/merge-image';
+import { servedModelId } from '../run-config/served-models';
 import { addWarning } from '../warnings';
 import { DEFAULT_DISTRIBUTION_CONFIG_PATHS, Distribution } from './distribution';
 import { ExternalProviders, ImagePullPolicy } from './external-providers';
 import { HealthCheck } from './health-check';
 import { HTTPS_BACKEND_ANNOTATIONS, ingressSpec, networkPolicySpec, routeSpec } from './network';
 import {
-  AutoscalingOptions, CaBundleOptions, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, ServerTlsOptions, StorageOptions, UserConfig,
+  AutoscalingOptions, CaBundleOptions, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, ServerTlsOptions, StackModel, StorageOptions,
+  UserConfig,
 } from './options';
 import {
   checkUserVolumes, containerSecurityContext, initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, serverPortName,
@@ -286,6 +288,15 @@ export interface LlamaStackWithProvidersProps {
    */
   readonly externalProviders?: ExternalProviders;
   /**
+   * Models served in the cluster that the server serves through its own API: a `ModelDeployment`'s
+   * `endpoint` as it is (`models: [model.endpoint]`). Each becomes a built-in `remote::vllm` provider
+   * of `providers.inference` (after the external providers) with the model registered for it, which
+   * the server lists as `<providerId>/<model>` (`modelIds`); written into the config at synth time when
+   * it is given inline, else by the merge step in the pod.
+   * @default - none
+   */
+  readonly models?: StackModel[];
+  /**
    * The Kubernetes minor of the cluster (`'1.30'`). From 1.29 providers' sidecars are native sidecars
    * (init containers with `restartPolicy: Always`: started before the server, stopped after it);
    * before, regular containers started with the server.
@@ -341,6 +352,11 @@ export class LlamaStackWithProviders extends Construct {
    * known): the pod runs neither the extraction nor the merge step.
    */
   public readonly mergedAtSynthTime: boolean;
+  /**
+   * The ids the server lists the `models` under, in order (`<providerId>/<model>`): what a client
+   * names in `model` of a chat completion.
+   */
+  public readonly modelIds: string[];
 
   public constructor(scope: Construct, id: string, props: LlamaStackWithProvidersProps) {
     super(scope, id);
@@ -381,12 +397,15 @@ export class LlamaStackWithProviders extends Construct {
       podAnnotations[`${LABEL_DOMAIN}/config-hash`] = sha256(data[configFileName]);
     }
     this.mergedAtSynthTime = validated.synthTimeConfig?.mergedProviders ?? false;
+    this.modelIds = validated.servedModels.map(servedModelId);
     const providersLeft = validated.providers.length > 0 && !this.mergedAtSynthTime;
+    const servedModelsLeft = validated.servedModels.length > 0 && validated.synthTimeConfig === undefined;
     // The merge runs in the pod for providers whose metadata only the images hold, and for what must be
     // written into a config only the pod sees (a ConfigMap of the cluster, the image's own): the
-    // server's certificate, the OGX operator's declarative config.
+    // served models, the server's certificate, the OGX operator's declarative config.
     const configSeenInPodOnly = validated.inlineConfigText === undefined;
-    const mergeInPod = providersLeft || (configSeenInPodOnly && (typeof validated.transport === 'object' || validated.declarative?.inPod !== undefined));
+    const mergeInPod = providersLeft || servedModelsLeft
+      || (configSeenInPodOnly && (typeof validated.transport === 'object' || validated.declarative?.inPod !== undefined));
 
     // The init scripts are reviewable text in their own ConfigMap; their hash rolls the pods when
     // a new library version changes them.
@@ -447,6 +466,7 @@ export class LlamaStackWithProviders extends Construct {
       transport: validated.transport,
       tls: props.tls,
       declarativeConfig: validated.declarative?.inPod,
+      servedModels: servedModelsLeft ? validated.servedModels : [],
       metricsPort: props.metricsPort,
       configSecretEnv: validated.declarative?.secretEnv ?? [],
       generatesStorage: validated.declarative?.generatesStorage,

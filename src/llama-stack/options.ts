@@ -232,3 +232,31 @@ export interface ServerTlsOptions {
    */
   readonly routeDestinationCaCertificate?: string;
 }
+
+/**
+ * A model the server serves through its own API, reached over the OpenAI-compatible API of a model
+ * server in the cluster: `ModelDeployment.endpoint` as it is (`models: [model.endpoint]`), or written
+ * out for a model served elsewhere. It becomes a built-in `remote::vllm` provider of
+ * `providers.inference` and a model registered for it, which the server lists as `<providerId>/<model>`.
+ */
+export interface StackModel {
+  /** The OpenAI-compatible base URL, with its `/v1`: `http://llama-8b-frontend.models.svc.cluster.local:8000/v1`. */
+  readonly url: string;
+  /** The model's name on that server, what its `GET /v1/models` lists (a ModelDeployment's `model.servedName`, else `model.id`). */
+  readonly model?: string;
+  /**
+   * The `provider_id` of its provider in the config.
+   * @default - `name`, else the first label of the URL's host
+   */
+  readonly providerId?: string;
+  /** The deployment's name (a ModelDeployment endpoint's), the default `providerId`. */
+  readonly name?: string;
+  /** The Service (a ModelDeployment endpoint's; not read). */
+  readonly service?: string;
+  /** The Service's port (a ModelDeployment endpoint's; not read). */
+  readonly port?: number;
+  /** The API's path (a ModelDeployment endpoint's; not read). */
+  readonly basePath?: string;
+  /** The Service's namespace (a ModelDeployment endpoint's; not read). */
+  readonly namespace?: string;
+}

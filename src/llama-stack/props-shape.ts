@@ -14,7 +14,7 @@ export const LLAMA_STACK_PROPS: readonly string[] = [
   'name', 'namespace', 'labels', 'distribution', 'imagePullPolicy', 'port', 'replicas', 'env', 'resources',
   'initContainerResources', 'userConfig', 'configFileName', 'distributionConfigPaths', 'storage',
   'serviceAccountName', 'automountServiceAccountToken', 'imagePullSecrets', 'nodeSelector', 'tolerations',
-  'podSecurity', 'externalProviders', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'serverVersion', 'llamaStackVersion', 'network',
+  'podSecurity', 'externalProviders', 'models', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'serverVersion', 'llamaStackVersion', 'network',
   'autoscaling', 'podDisruptionBudget', 'topologySpreadConstraints', 'volumes', 'volumeMounts', 'terminationGracePeriodSeconds',
   'caBundle', 'operatorSelector', 'healthCheck', 'tls', 'declarativeConfig', 'metricsPort', 'workers', 'containerName', 'command', 'args', 'podAnnotations',
   'kubernetesVersion',
@@ -82,6 +82,11 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   if (p.healthCheck !== undefined && !(HEALTH_CHECKS as readonly unknown[]).includes(p.healthCheck)) {
     check.problems.add('healthCheck', `${JSON.stringify(p.healthCheck)} is not a health check: expected ${HEALTH_CHECKS.slice(0, -1).join(', ')} or ${HEALTH_CHECKS.at(-1)}.`);
   }
+  check.list(p.models, 'models')?.forEach((v, i) => {
+    const m = check.object(v, `models[${i}]`, ['url', 'model', 'providerId', 'name', 'service', 'port', 'basePath', 'namespace']);
+    if (m !== undefined && m.url === undefined) check.problems.add(`models[${i}].url`, 'missing: the model server\'s OpenAI-compatible base URL (a ModelDeployment\'s endpoint.url).');
+    for (const key of ['url', 'model', 'providerId', 'name'] as const) check.string(m?.[key], `models[${i}].${key}`);
+  });
   check.list(p.imagePullSecrets, 'imagePullSecrets')?.forEach((v, i) => check.string(v, `imagePullSecrets[${i}]`, { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT }));
   check.labelMap(p.nodeSelector, 'nodeSelector', 'label');
   check.labelMap(p.podAnnotations, 'podAnnotations', 'annotation');

@@ -15,6 +15,7 @@ import {
 import type { ValidatedProvider } from './validate';
 import { describeFsError, readRegularFileCapped } from '../run-config/files';
 import { METADATA_LIMITS } from '../run-config/safe-yaml';
+import type { ServedModel } from '../run-config/served-models';
 import type { ServerTransport } from '../run-config/server-transport';
 import { addressKeyConflict, placeServiceAddress } from '../run-config/service-address';
 
@@ -45,11 +46,12 @@ export function mergeAtSynthTime(
   configFileName: string,
   serverVersion: string,
   transport: ServerTransport | undefined,
+  servedModels: readonly ServedModel[],
   problems: ProblemCollector,
 ): SynthTimeConfig | undefined {
   if (providers.length === 0) {
-    if (baseConfigText === undefined || transport === undefined) return undefined;
-    return serverSettingsOnly(baseConfigText, configFileName, serverVersion, transport, problems);
+    if (baseConfigText === undefined || (transport === undefined && servedModels.length === 0)) return undefined;
+    return withoutExternalProviders(baseConfigText, configFileName, serverVersion, transport, servedModels, problems);
   }
   const resolved: ResolvedExternalProvider[] = [];
   for (const p of providers) {
@@ -80,7 +82,7 @@ export function mergeAtSynthTime(
   }
   let files: SynthTimeConfig | undefined;
   record(problems, () => 'userConfig.config', () => {
-    const result = mergeRunConfig(baseConfigText, resolved, { baseConfigSource: 'userConfig.config', serverVersion, transport });
+    const result = mergeRunConfig(baseConfigText, resolved, { baseConfigSource: 'userConfig.config', serverVersion, transport, servedModels });
     const log = formatMergeLog(result, { baseConfig: 'userConfig.config (merged at synth time)', outputs: [configFileName, EXTRA_PROVIDERS_FILE] });
     files = {
       configText: result.configText,
@@ -92,14 +94,25 @@ export function mergeAtSynthTime(
   return files;
 }
 
-/** The user's config with the server's transport settings (`server.insecure`, `server.tls_*`), written by the merge. */
-function serverSettingsOnly(
-  baseConfigText: string, configFileName: string, serverVersion: string, transport: ServerTransport, problems: ProblemCollector,
+/**
+ * The user's config with the server's transport settings (`server.insecure`, `server.tls_*`) and the
+ * served models, written by the merge; its log beside it when models were added.
+ */
+function withoutExternalProviders(
+  baseConfigText: string, configFileName: string, serverVersion: string, transport: ServerTransport | undefined,
+  servedModels: readonly ServedModel[], problems: ProblemCollector,
 ): SynthTimeConfig | undefined {
   let files: SynthTimeConfig | undefined;
   record(problems, () => 'userConfig.config', () => {
-    const result = mergeRunConfig(baseConfigText, [], { baseConfigSource: 'userConfig.config', serverVersion, transport });
-    files = { configText: result.configText, files: { [configFileName]: result.configText }, mergedProviders: false, warnings: [] };
+    const result = mergeRunConfig(baseConfigText, [], { baseConfigSource: 'userConfig.config', serverVersion, transport, servedModels });
+    const log: Record<string, string> = servedModels.length === 0 ? {}
+      : { [MERGE_LOG_FILE]: formatMergeLog(result, { baseConfig: 'userConfig.config (merged at synth time)', outputs: [configFileName] }) };
+    files = {
+      configText: result.configText,
+      files: { [configFileName]: result.configText, ...log },
+      mergedProviders: false,
+      warnings: result.warnings.map((w) => w.message),
+    };
   });
   return files;
 }

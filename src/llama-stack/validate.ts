@@ -6,6 +6,7 @@ import { distributionImage } from './distribution';
 import { IMAGE_PULL_POLICIES, PlacedProvider, providersInSpecOrder } from './external-providers';
 import { HealthCheck, healthCheckOf } from './health-check';
 import type { LlamaStackWithProvidersProps } from './llama-stack-with-providers';
+import type { StackModel } from './options';
 import { checkPropsShape } from './props-shape';
 import { resolveProviderConfig, SecretEnvVar } from './provider-config';
 import { PlannedService, planServices } from './provider-service';
@@ -23,6 +24,7 @@ import { acceptedSectionsText, missingApiFix, releaseName, ServerRelease } from 
 import { renderJson, renderYaml, UnwritableValueError } from '../run-config/render';
 import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from '../run-config/safe-yaml';
 import { formatPath } from '../run-config/scalars';
+import { ServedModel, servedModelProblems } from '../run-config/served-models';
 import type { ServerTransport } from '../run-config/server-transport';
 import type { ServiceAddress } from '../run-config/service-address';
 
@@ -71,6 +73,8 @@ export interface ValidatedProps {
   readonly transport?: ServerTransport;
   /** The OGX operator's declarative config, when given. */
   readonly declarative?: PlannedDeclarativeConfig;
+  /** The `models`, with their provider ids. */
+  readonly servedModels: readonly ServedModel[];
 }
 
 /**
@@ -84,7 +88,7 @@ export function validateProps(
   warn: (message: string) => void,
 ): ValidatedProps {
   if (!checkPropsShape(props, new ShapeChecker(problems))) {
-    return { image: '', providers: [], configFileName: '', healthCheck: 'http' }; // wrong types: the semantic checks below would only repeat them
+    return { image: '', providers: [], configFileName: '', healthCheck: 'http', servedModels: [] }; // wrong types: the semantic checks below would only repeat them
   }
   const release = resolveRelease(props, props.distribution?.image, problems, warn);
   const image = validateDistribution(props, release, problems);
@@ -111,8 +115,9 @@ export function validateProps(
   checkHttpsWithoutTls(props, inlineServer, problems);
   const transport = serverTransport(props.tls, healthCheck, inlineServer);
   const providers = validateProviders(props, release, name, problems, warn);
+  const servedModels = validateServedModels(props.models ?? [], props.externalProviders?.inference ?? [], problems);
   const synthTimeConfig = problems.problems.length === 0
-    ? mergeAtSynthTime(providers, inlineConfigText, configFileName, release!.version, transport, problems)
+    ? mergeAtSynthTime(providers, inlineConfigText, configFileName, release!.version, transport, servedModels, problems)
     : undefined;
   synthTimeConfig?.warnings.forEach(warn);
   props.network?.allowedFrom?.namespaces?.forEach((ns, i) => {
@@ -141,7 +146,37 @@ export function validateProps(
   if (props.storage && !props.storage.ephemeral && !props.storage.existingClaimName && (props.replicas ?? 1) > 1) {
     warn(`storage: a ReadWriteOnce claim is shared by ${props.replicas} replicas; they can only run on one node. Use storage.existingClaimName with a ReadWriteMany claim, or storage.ephemeral.`);
   }
-  return { image: image ?? '', release, configFileName, providers, inlineConfigText, inlineServer, synthTimeConfig, healthCheck, transport, declarative };
+  return {
+    image: image ?? '', release, configFileName, providers, inlineConfigText, inlineServer, synthTimeConfig, healthCheck, transport, declarative, servedModels,
+  };
+}
+
+/**
+ * The `models` as the merge takes them: the provider id given, else the deployment's name, else the
+ * first label of the URL's host; a model name is needed (a custom image's endpoint does not say it).
+ */
+function validateServedModels(
+  models: readonly StackModel[], inference: readonly { providerId?: unknown }[], problems: ProblemCollector,
+): ServedModel[] {
+  const served = models.map((m, i): ServedModel => {
+    if (m.model === undefined) {
+      problems.add(`models[${i}].model`, `the endpoint ${m.url} does not say which model it serves (a ModelDeployment of a custom image without model.servedName): `
+        + 'set model to the name its GET /v1/models lists, or model.servedName on the deployment.');
+    }
+    const host = /^[a-z]+:\/\/([^/:?#]+)/i.exec(m.url)?.[1];
+    return { providerId: m.providerId ?? m.name ?? host?.split('.')[0] ?? '', url: m.url, model: m.model ?? '' };
+  });
+  for (const [i, field, message] of servedModelProblems(served)) {
+    if (!(field === 'model' && models[i].model === undefined)) problems.add(`models[${i}].${field}`, message);
+  }
+  served.forEach((m, i) => {
+    const j = inference.findIndex((p) => p.providerId === m.providerId);
+    if (j >= 0) {
+      problems.add(`models[${i}].providerId`, `'${m.providerId}' is the providerId of externalProviders.inference[${j}] too: `
+        + 'give the model another providerId.');
+    }
+  });
+  return served;
 }
 
 /**

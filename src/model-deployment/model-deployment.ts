@@ -34,8 +34,18 @@ export interface ModelDeploymentProps extends ModelDeploymentSpec {
   readonly clusterApiVersions?: string[];
 }
 
-/** Where a rendered deployment serves its OpenAI-compatible API inside the cluster. */
+/**
+ * Where a rendered deployment serves its OpenAI-compatible API inside the cluster. A
+ * `LlamaStackWithProviders` takes it as it is in `models`, to serve the model through its own API.
+ */
 export interface ModelEndpoint extends EndpointStatus {
+  /** Name of the deployment (its resources' name). */
+  readonly name: string;
+  /**
+   * The model's name on the API, what `GET /v1/models` lists and requests name: `model.servedName`,
+   * else `model.id` (for KAITO's InferenceSet, its name); undefined for a custom image that does not say.
+   */
+  readonly model?: string;
   /** Namespace of the Service: `metadata.namespace`, else the chart's; undefined when neither is set. */
   readonly namespace?: string;
   /**
@@ -130,13 +140,14 @@ export class ModelDeployment extends Construct {
       addWarning(this, `metadata.labels ${dropped.join(', ')} not copied to the ${this.resource.kind}: only labels with `
         + 'the kube-inference.io/ prefix are (use podTemplate.metadata.labels for pod labels)');
     }
-    this.endpoint = modelEndpoint(provider.endpoint(deployment), metadata.namespace ?? Chart.of(this).namespace);
+    const model = provider.servedModelName !== undefined ? provider.servedModelName(deployment) : deployment.model.servedName ?? deployment.model.id;
+    this.endpoint = modelEndpoint(this.name, model, provider.endpoint(deployment), metadata.namespace ?? Chart.of(this).namespace);
   }
 }
 
-function modelEndpoint(endpoint: EndpointStatus, namespace: string | undefined): ModelEndpoint {
+function modelEndpoint(name: string, model: string | undefined, endpoint: EndpointStatus, namespace: string | undefined): ModelEndpoint {
   const host = namespace === undefined ? endpoint.service : `${endpoint.service}.${namespace}.svc.cluster.local`;
-  return { ...endpoint, namespace, url: `http://${host}:${endpoint.port}${endpoint.basePath}` };
+  return { name, ...(model !== undefined ? { model } : {}), ...endpoint, namespace, url: `http://${host}:${endpoint.port}${endpoint.basePath}` };
 }
 
 /**

@@ -98,6 +98,13 @@ export interface InferenceProvider {
   /** The Service that serves the OpenAI-compatible API of the rendered deployment. */
   endpoint(deployment: ResolvedModelDeployment): EndpointStatus;
 
+  /**
+   * The model's name on that API (what `GET /v1/models` lists), when the provider's runtime names it
+   * otherwise than `model.servedName`, else `model.id`; undefined when it cannot be known at synth.
+   * @default - `model.servedName`, else `model.id`
+   */
+  servedModelName?(deployment: ResolvedModelDeployment): string | undefined;
+
   /** Whether {@link translateStatus} understands resources of this type. */
   handlesResource(type: ResourceType): boolean;
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import * as pulumi from '@pulumi/pulumi';
 
-/** The validators a placeholder must pass: a DNS name, or an image reference. */
-export type DeferredKind = 'name' | 'image';
+/** The validators a placeholder must pass: a DNS name, an image reference, or an http URL. */
+export type DeferredKind = 'name' | 'image' | 'url';
 
 /**
  * Values not known while rendering (Pulumi outputs, such as a namespace created by another
@@ -25,7 +25,8 @@ export class DeferredValues {
       return value as T;
     }
     const i = this.outputs.length;
-    const text = kind === 'image' ? `deferred-${this.nonce}-${i}.invalid/deferred:input` : `deferred-${this.nonce}-${i}`;
+    const name = `deferred-${this.nonce}-${i}`;
+    const text = kind === 'image' ? `${name}.invalid/deferred:input` : kind === 'url' ? `http://${name}.invalid/v1` : name;
     this.outputs.push(pulumi.output(value));
     this.placeholders.push(text);
     return text;
@@ -68,6 +69,11 @@ export class DeferredValues {
       return derive((values) => text.replace(pattern, (p) => values[this.placeholders.indexOf(p)]));
     };
     return manifests.map((m) => mapStrings(m, visit));
+  }
+
+  /** A text the construct rendered (holding placeholders or not) as the output it stands for. */
+  public output(text: string): pulumi.Output<string> {
+    return pulumi.output(this.substitute([text], () => undefined)[0] as pulumi.Input<string>);
   }
 
   /** Puts the real values where the placeholders were, in any structure (for re-validation). */

@@ -46,12 +46,20 @@ export interface ConfigMapResource {
   readonly binaryData: pulumi.Output<{ readonly [key: string]: string } | undefined>;
 }
 
+/** A model the server serves: the construct's, where the URL may be an output (a Pulumi `ModelDeployment`'s `endpoint`). */
+export interface PulumiStackModel extends Omit<cdk8s.StackModel, 'url' | 'namespace'> {
+  /** The OpenAI-compatible base URL, with its `/v1`. */
+  readonly url: pulumi.Input<string>;
+  /** The Service's namespace (a ModelDeployment endpoint's; not read). */
+  readonly namespace?: pulumi.Input<string>;
+}
+
 /**
  * Args of the Pulumi {@link LlamaStackWithProviders}: the props of the cdk8s construct, where the
  * values users typically take from other resources may be Pulumi inputs.
  */
 export interface LlamaStackWithProvidersArgs extends Omit<cdk8s.LlamaStackWithProvidersProps,
-'namespace' | 'distribution' | 'mergeImage' | 'serviceAccountName' | 'userConfig' | 'externalProviders'> {
+'namespace' | 'distribution' | 'mergeImage' | 'serviceAccountName' | 'userConfig' | 'externalProviders' | 'models'> {
   /**
    * Namespace of every rendered object (e.g. `namespace.metadata.name`).
    * @default - the provider's default namespace
@@ -83,6 +91,27 @@ export interface LlamaStackWithProvidersArgs extends Omit<cdk8s.LlamaStackWithPr
    * @default - none
    */
   readonly externalProviders?: PulumiExternalProviders;
+  /**
+   * Models served in the cluster that the server serves through its own API: a `ModelDeployment`'s
+   * `endpoint` as it is (`models: [model.endpoint]`), whose URL may be an output.
+   * @default - none
+   */
+  readonly models?: PulumiStackModel[];
+}
+
+/**
+ * The construct's `models`, a URL output as a placeholder. A config given inline is merged with the
+ * models at render time and hashed into the pods' template, which a URL known only later would leave
+ * stale: that combination is refused.
+ */
+function modelsProps(args: LlamaStackWithProvidersArgs, deferred: DeferredValues, problems: ProblemCollector): cdk8s.StackModel[] | undefined {
+  return args.models?.map(({ url, namespace: _namespace, ...model }, i) => {
+    if (typeof url !== 'string' && args.userConfig?.config !== undefined) {
+      problems.add(`models[${i}].url`, 'is an output (the model\'s namespace is one), and userConfig.config is merged with the models when the component '
+        + 'renders: give the ModelDeployment its namespace as text, or the config in a ConfigMap (userConfig.configMap), which the pod merges.');
+    }
+    return { ...model, url: deferred.placeholder(url, 'url') as string };
+  });
 }
 
 /**
@@ -124,6 +153,8 @@ export class LlamaStackWithProviders extends pulumi.ComponentResource {
   public readonly servicePort: pulumi.Output<number>;
   /** Names of the ConfigMaps the component rendered. */
   public readonly configMapNames: pulumi.Output<string[]>;
+  /** The ids the server lists the `models` under (`<providerId>/<model>`), what a client names in a chat completion. */
+  public readonly modelIds: pulumi.Output<string[]>;
   /** The registered Kubernetes resources. */
   public readonly resources: pulumi.CustomResource[];
 
@@ -139,6 +170,7 @@ export class LlamaStackWithProviders extends pulumi.ComponentResource {
       mergeImage: deferred.placeholder(args.mergeImage, 'image'),
       serviceAccountName: deferred.placeholder(args.serviceAccountName, 'name'),
       ...userConfigProps(args, deferred, problems),
+      models: modelsProps(args, deferred, problems),
       externalProviders: args.externalProviders && Object.fromEntries(Object.entries(args.externalProviders).map(([section, list]) => [
         section,
         list?.map((p, i) => ({
@@ -157,6 +189,9 @@ export class LlamaStackWithProviders extends pulumi.ComponentResource {
     this.serviceName = pulumi.output(built.serviceName);
     this.servicePort = pulumi.output(built.port);
     this.configMapNames = pulumi.output(built.configMapNames);
-    this.registerOutputs({ serviceName: this.serviceName, servicePort: this.servicePort, configMapNames: this.configMapNames });
+    this.modelIds = pulumi.output(built.modelIds);
+    this.registerOutputs({
+      serviceName: this.serviceName, servicePort: this.servicePort, configMapNames: this.configMapNames, modelIds: this.modelIds,
+    });
   }
 }

@@ -37,6 +37,18 @@ export interface ModelDeploymentArgs extends Omit<cdk8s.ModelDeploymentProps, 'm
 }
 
 /**
+ * Where the deployment serves its OpenAI-compatible API: the cdk8s construct's `endpoint`, with the
+ * URL and namespace outputs (the namespace may be one). A `LlamaStackWithProviders` takes it as it is
+ * in `models`.
+ */
+export interface PulumiModelEndpoint extends Omit<cdk8s.ModelEndpoint, 'url' | 'namespace'> {
+  /** `http://<service>.<namespace>.svc.cluster.local:<port>/v1` (`http://<service>:<port>/v1` without a namespace). */
+  readonly url: pulumi.Output<string>;
+  /** Namespace of the Service, when given. */
+  readonly namespace?: pulumi.Output<string>;
+}
+
+/**
  * One LLM deployment as a Pulumi component: renders the cdk8s `ModelDeployment` in memory (same
  * validation, same provider selection, same resources) and registers what it renders as children.
  */
@@ -51,6 +63,8 @@ export class ModelDeployment extends pulumi.ComponentResource {
   public readonly selectionReason: pulumi.Output<string>;
   /** The registered Kubernetes resources. */
   public readonly resources: pulumi.CustomResource[];
+  /** Where it serves its OpenAI-compatible API; `models: [model.endpoint]` of a `LlamaStackWithProviders` serves it there. */
+  public readonly endpoint: PulumiModelEndpoint;
 
   public constructor(name: string, args: ModelDeploymentArgs, opts?: pulumi.ComponentResourceOptions) {
     super('kube-inference:model-deployment:ModelDeployment', name, {}, opts);
@@ -69,11 +83,18 @@ export class ModelDeployment extends pulumi.ComponentResource {
     this.resourceType = pulumi.output(`${built.resource.apiVersion} ${built.resource.kind}`);
     this.selectedProvider = pulumi.output(built.provider.name);
     this.selectionReason = pulumi.output(built.selectionReason);
+    const { url, namespace: endpointNamespace, ...endpoint } = built.endpoint;
+    this.endpoint = {
+      ...endpoint,
+      url: deferred.output(url),
+      ...(endpointNamespace !== undefined ? { namespace: deferred.output(endpointNamespace) } : {}),
+    };
     this.registerOutputs({
       resourceName: this.resourceName,
       resourceType: this.resourceType,
       selectedProvider: this.selectedProvider,
       selectionReason: this.selectionReason,
+      endpointUrl: this.endpoint.url,
     });
   }
 }

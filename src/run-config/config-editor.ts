@@ -13,6 +13,16 @@ export interface SectionEdit {
   readonly add: readonly unknown[];
 }
 
+/** Entries removed from and appended to a list under nested mappings (the models list). */
+export interface ListEdit {
+  /** Keys from the top level to the list, e.g. `registered_resources`, `models`. */
+  readonly path: readonly string[];
+  /** Indexes of base entries to remove. */
+  readonly removeIndexes: readonly number[];
+  /** Entries to append, in order. */
+  readonly add: readonly unknown[];
+}
+
 /** Every change the merge makes to the base config. */
 export interface ConfigEditPlan {
   /** Provider-list changes, in the order the sections are created. */
@@ -21,6 +31,8 @@ export interface ConfigEditPlan {
   readonly enableApis: readonly string[];
   /** Keys to add to the `server` section (absent from it), in order. */
   readonly serverSettings: PlainMap;
+  /** Models to register. */
+  readonly registrations?: ListEdit;
 }
 
 /** The base config writes a part the merge must change in a layout it cannot edit in place. */
@@ -78,10 +90,11 @@ class ConfigEditor {
       return this.edits.apply();
     }
 
-    // In this order: lines inserted at one offset (the end of a key's value) stay in the order they were asked for.
+    // Lines inserted at one offset (the end of a key's value) go deepest first (TextEdits), then in this order.
     this.editApisList(root, plan.enableApis);
     if (plan.sections.length > 0) this.editProviders(root, plan.sections);
     this.editServer(root, plan.serverSettings);
+    if (plan.registrations !== undefined) this.editListAt(root, [], plan.registrations.path, plan.registrations);
     return this.edits.apply();
   }
 
@@ -131,8 +144,32 @@ class ConfigEditor {
     }
   }
 
+  /**
+   * Removes and appends entries of the list at `rest` below `map` (which sits at `at`): in place when
+   * it is a block list with items, else by writing the missing mappings and the list from `expected`.
+   */
+  private editListAt(map: YAMLMap, at: string[], rest: readonly string[], edit: ListEdit): void {
+    const [key, ...deeper] = rest;
+    const here = [...at, key];
+    const expectedHere = here.reduce<unknown>((v, k) => (v as PlainMap)[k], this.expected);
+    const pair = findPair(map, key);
+    if (!pair) {
+      this.insertIntoMap(map, at, { [key]: expectedHere });
+      return;
+    }
+    const value = pair.value;
+    if (deeper.length > 0) {
+      if (isMap(value) && !value.flow && value.items.length > 0) this.editListAt(value, here, deeper, edit);
+      else this.replaceValue(pair, here, expectedHere, this.layout.indent);
+      return;
+    }
+    const dashes = isSeq(value) && !value.flow && value.items.length > 0 ? this.blockDashes(value) : undefined;
+    if (dashes) this.editBlockList(value as YAMLSeq, dashes, edit, here);
+    else this.replaceValue(pair, here, expectedHere, this.layout.indentSeq ? this.layout.indent : 0);
+  }
+
   /** Removes and appends entries of a block sequence in place. */
-  private editBlockList(list: YAMLSeq, dashes: readonly number[], section: SectionEdit, at: PathSegment[]): void {
+  private editBlockList(list: YAMLSeq, dashes: readonly number[], section: Pick<SectionEdit, 'removeIndexes' | 'add'>, at: PathSegment[]): void {
     for (const index of section.removeIndexes) {
       // From the start of the item's `-` line (comments above it stay: they may describe the section)
       // to the end of the item, including comments indented under it.

@@ -13,6 +13,8 @@ export * from './crd-config';
 export type { ServiceAddress, ServicePartMode, ProviderServiceAddressSpec } from './service-address';
 export * from './external-providers';
 export * from './merge';
+export type { ServedModel } from './served-models';
+export { SERVED_MODEL_PROVIDER_TYPE, servedModelId } from './served-models';
 export * from './merge-log';
 export * from './merge-image';
 export { renderYaml, renderJson, LLAMA_STACK_LAYOUT, UnwritableValueError } from './render';

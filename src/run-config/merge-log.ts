@@ -34,6 +34,13 @@ export function formatMergeLog(result: MergeResult, context: MergeLogContext): s
     const a = c.serviceAddress;
     if (a) lines.push(`    its ${a.mode}'s address ${a.value} at config.${a.key} (${keyChooser(a.mode, a)})`);
   }
+  if (result.servedModels.length > 0) {
+    lines.push(`Served models: ${result.servedModels.length}`);
+    for (const m of result.servedModels) {
+      const replaced = m.replaced.length > 0 ? ` replacing base provider ${m.replaced.map((r) => r.providerId).join(', ')}` : '';
+      lines.push(`  inference: ${m.providerId} (remote::vllm, ${m.url})${replaced}; model registered as ${m.id}`);
+    }
+  }
   if (result.apisAdded.length > 0) {
     lines.push(`apis: appended ${result.apisAdded.join(', ')} so that the server serves the new sections`);
   }

@@ -2,7 +2,7 @@ import { isAlias, isMap, isNode, Node, visit } from 'yaml';
 import { isRecord } from '../checks';
 import { LlamaStackApi } from './apis';
 import { checkBaseConfigApis } from './base-config-apis';
-import { applyConfigEdits, ConfigEditPlan, SectionEdit, UneditableLayoutError } from './config-editor';
+import { applyConfigEdits, ConfigEditPlan, ListEdit, SectionEdit, UneditableLayoutError } from './config-editor';
 import { RunConfigError, RunConfigIssue } from './errors';
 import { buildExtraProviders, ResolvedExternalProvider, providerEntry } from './external-providers';
 import { describe } from './fields';
@@ -12,6 +12,9 @@ import { DEFAULT_SERVER_VERSION, requireRelease, ServerRelease } from './release
 import { UnwritableValueError } from './render';
 import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from './safe-yaml';
 import { formatPath } from './scalars';
+import {
+  SERVED_MODEL_PROVIDER_TYPE, ServedModel, servedModelId, servedModelProviderEntry, servedModelRegistration,
+} from './served-models';
 import { serverSettingsToAdd, ServerTransport } from './server-transport';
 import { PlacedServiceAddress, placeServiceAddress, ServicePartMode } from './service-address';
 
@@ -35,6 +38,21 @@ export interface MergeOptions {
    * @default - the `server` section is left as it is
    */
   readonly transport?: ServerTransport;
+  /**
+   * Models served in the cluster over an OpenAI-compatible API: each becomes a built-in
+   * `remote::vllm` provider of `providers.inference` (after the external providers; replacing a base
+   * entry with its id, with a warning) and a model registered for it, under the key the release reads.
+   * @default - none
+   */
+  readonly servedModels?: readonly ServedModel[];
+}
+
+/** What the merge did with one served model. */
+export interface ServedModelChange extends ServedModel {
+  /** The id the server lists it under: `<providerId>/<model>`. */
+  readonly id: string;
+  /** Base inference entries with its provider id that it replaced. */
+  readonly replaced: readonly ReplacedProvider[];
 }
 
 /** A base-config entry an external provider replaced. */
@@ -97,6 +115,8 @@ export interface MergeResult {
   readonly apisAdded: readonly LlamaStackApi[];
   /** Keys added to the config's `server` section for the transport, e.g. `{ insecure: true }`. */
   readonly serverSettings: Readonly<Record<string, unknown>>;
+  /** One entry per served model, in order. */
+  readonly servedModels: readonly ServedModelChange[];
 }
 
 const BASE_RESOLUTION = 'Fix the base config — the user config (its ConfigMap, or userConfig.config in the props) '
@@ -124,7 +144,7 @@ export function mergeRunConfig(
 ): MergeResult {
   const release = requireRelease(options.serverVersion ?? DEFAULT_SERVER_VERSION);
   const extraProvidersText = buildExtraProviders(providers, release.version);
-  const merged = mergeIntoBase(baseConfigText, providers, options.baseConfigSource ?? 'base config', release, options.transport);
+  const merged = mergeIntoBase(baseConfigText, providers, options.baseConfigSource ?? 'base config', release, options.transport, options.servedModels ?? []);
   // Checked once the base document is out of scope, so that the two parses do not share memory.
   if (merged.configText !== baseConfigText) verifyReadBack(merged.configText, merged.expected, 'the merged config');
   return {
@@ -135,16 +155,20 @@ export function mergeRunConfig(
     changes: merged.changes,
     apisAdded: merged.apisAdded,
     serverSettings: merged.serverSettings,
+    servedModels: merged.servedModels,
   };
 }
 
 /** The merge proper: the edited text, and the plain data it must read back as. */
 function mergeIntoBase(
   baseConfigText: string, providers: readonly ResolvedExternalProvider[], source: string, release: ServerRelease,
-  transport: ServerTransport | undefined,
+  transport: ServerTransport | undefined, servedModels: readonly ServedModel[],
 ) {
   const parsed = parseUntrustedYaml(baseConfigText, CONFIG_LIMITS, { source, resolution: BASE_RESOLUTION });
-  checkBaseShape(parsed, providers, source);
+  checkServedModels(servedModels, providers, source);
+  checkBaseShape(parsed, [...providers.map((p) => ({ api: p.api, providerId: p.providerId, image: p.image })),
+    ...servedModels.map((m) => ({ api: 'inference' as const, providerId: m.providerId }))], source);
+  checkListShape(parsed, release.modelsPath, servedModels.length > 0, source);
   checkBaseConfigApis(parsed.value, release, source);
   const serverSettings = transport === undefined ? {} : serverSettingsToAdd(parsed.value, transport, source);
 
@@ -153,6 +177,22 @@ function mergeIntoBase(
   const warnings: MergeWarning[] = [];
   const changes: MergeChange[] = [];
   const sections = new Map<LlamaStackApi, { removeIndexes: number[]; add: unknown[] }>();
+  /** Appends an entry to an API's section, replacing the base entries with its id (a warning each); returns those. */
+  const place = (api: LlamaStackApi, providerId: string, entry: unknown, warning: (r: ReplacedProvider) => MergeWarning): ReplacedProvider[] => {
+    const section = sections.get(api) ?? { removeIndexes: [], add: [] };
+    sections.set(api, section);
+    const baseList = Array.isArray(baseProviders[api]) ? baseProviders[api] as unknown[] : [];
+    const replaced: ReplacedProvider[] = [];
+    baseList.forEach((baseEntry, index) => {
+      const identity = baseIdentity(baseEntry);
+      if (identity?.id !== providerId) return;
+      section.removeIndexes.push(index);
+      replaced.push(identity.replaced);
+      warnings.push(warning(identity.replaced));
+    });
+    section.add.push(entry);
+    return replaced;
+  };
 
   for (const p of providers) {
     if (p.metadata.unknownFields.length > 0) {
@@ -165,24 +205,13 @@ function mergeIntoBase(
           + `ignores: ${p.metadata.unknownFields.join(', ')}`,
       });
     }
-    const section = sections.get(p.api) ?? { removeIndexes: [], add: [] };
-    sections.set(p.api, section);
-    const baseList = Array.isArray(baseProviders[p.api]) ? baseProviders[p.api] as unknown[] : [];
-    const replaced: ReplacedProvider[] = [];
-    baseList.forEach((entry, index) => {
-      const identity = baseIdentity(entry);
-      if (identity?.id !== p.providerId) return;
-      section.removeIndexes.push(index);
-      replaced.push(identity.replaced);
-      warnings.push({
-        kind: 'override',
-        providerId: p.providerId,
-        api: p.api,
-        image: p.image,
-        message: overrideWarning(p, identity.replaced),
-      });
-    });
-    section.add.push(providerEntry(p));
+    const replaced = place(p.api, p.providerId, providerEntry(p), (entry) => ({
+      kind: 'override',
+      providerId: p.providerId,
+      api: p.api,
+      image: p.image,
+      message: overrideWarning(p, entry),
+    }));
     changes.push({
       providerId: p.providerId,
       api: p.api,
@@ -196,8 +225,19 @@ function mergeIntoBase(
         : {}),
     });
   }
-  if (providers.length === 0 && Object.keys(serverSettings).length === 0) {
-    return { configText: baseConfigText, expected: base, warnings, changes, apisAdded: [], serverSettings };
+  const servedModelChanges: ServedModelChange[] = [];
+  for (const m of servedModels) {
+    const replaced = place('inference', m.providerId, servedModelProviderEntry(m, release), (entry) => ({
+      kind: 'override',
+      providerId: m.providerId,
+      api: 'inference',
+      message: [`Served model '${servedModelId(m)}' (${m.url}) replaces base provider '${entry.providerId}' in API 'inference'`,
+        `  Base type: ${entry.providerType ?? '(none)'}`, `  Served model's type: ${SERVED_MODEL_PROVIDER_TYPE}`].join('\n'),
+    }));
+    servedModelChanges.push({ ...m, id: servedModelId(m), replaced });
+  }
+  if (providers.length === 0 && servedModels.length === 0 && Object.keys(serverSettings).length === 0) {
+    return { configText: baseConfigText, expected: base, warnings, changes, apisAdded: [], serverSettings, servedModels: servedModelChanges };
   }
 
   // The intended result as plain data: the base (its plain copy is ours to change) with the plan
@@ -224,9 +264,42 @@ function mergeIntoBase(
   if (Object.keys(serverSettings).length > 0) {
     expected.server = { ...(isRecord(expected.server) ? expected.server : {}), ...serverSettings };
   }
+  const registrations = servedModels.length === 0 ? undefined : registerModels(expected, release.modelsPath, servedModels);
 
-  const configText = editBase(baseConfigText, parsed, { sections: edits, enableApis: apisAdded, serverSettings }, expected, source);
-  return { configText, expected, warnings, changes, apisAdded, serverSettings };
+  const configText = editBase(baseConfigText, parsed, { sections: edits, enableApis: apisAdded, serverSettings, registrations }, expected, source);
+  return { configText, expected, warnings, changes, apisAdded, serverSettings, servedModels: servedModelChanges };
+}
+
+/**
+ * Registers the served models in `expected` (the merged config as plain data) at the release's
+ * models list, replacing a base registration of the same model for the same provider; returns the edit.
+ */
+function registerModels(expected: Record<string, unknown>, path: readonly string[], models: readonly ServedModel[]): ListEdit {
+  let parent = expected;
+  for (const key of path.slice(0, -1)) {
+    if (!isRecord(parent[key])) parent[key] = {};
+    parent = parent[key] as Record<string, unknown>;
+  }
+  const key = path[path.length - 1];
+  const list = Array.isArray(parent[key]) ? parent[key] as unknown[] : [];
+  const removeIndexes = list.flatMap((entry, index) => (isRecord(entry)
+    && models.some((m) => entry.provider_id === m.providerId && entry.model_id === m.model) ? [index] : []));
+  const add = models.map(servedModelRegistration);
+  parent[key] = [...list.filter((_, i) => !removeIndexes.includes(i)), ...add];
+  return { path, removeIndexes, add };
+}
+
+/** Served models whose provider id is an external provider's too: the config would hold the id twice. */
+function checkServedModels(models: readonly ServedModel[], providers: readonly ResolvedExternalProvider[], source: string): void {
+  const clashes = models.filter((m) => providers.some((p) => p.api === 'inference' && p.providerId === m.providerId));
+  if (clashes.length === 0) return;
+  throw new RunConfigError(clashes.map((m) => ({
+    title: 'A served model and an external provider have one provider id',
+    providerId: m.providerId,
+    source,
+    details: [`'${m.providerId}' is the provider id of the served model ${m.model} (${m.url}) and of an external inference provider.`],
+    resolution: 'Give the served model another providerId.',
+  })));
 }
 
 /** Applies the edits, turning a layout the editor cannot handle into an error that says how to fix the file. */
@@ -285,14 +358,44 @@ function baseIdentity(entry: unknown): { id: string; replaced: ReplacedProvider 
   };
 }
 
+/** A provider the merge adds to a section: an external provider or a served model's. */
+interface AddedProvider {
+  readonly api: LlamaStackApi;
+  readonly providerId: string;
+  readonly image?: string;
+}
+
+/**
+ * The list at `path` (the models list) must be a list under mappings, and neither may be shared
+ * (anchored or aliased): the merge appends to it.
+ */
+function checkListShape(parsed: ParsedYaml, path: readonly string[], editing: boolean, source: string): void {
+  if (!editing || !isMap(parsed.doc.contents)) return;
+  let node: unknown = parsed.doc.contents;
+  let value: unknown = parsed.value;
+  for (const [depth, key] of path.entries()) {
+    const at = path.slice(0, depth + 1).join('.');
+    node = isMap(node) ? node.get(key, true) : undefined;
+    value = isRecord(value) ? value[key] : undefined;
+    const expected = depth === path.length - 1 ? 'a list' : 'a mapping';
+    const problem = sharedNode(node) ? `${at}: is a YAML alias or carries an anchor; the merge cannot change a shared node. Write it out in full.`
+      : value !== undefined && value !== null && (depth === path.length - 1 ? !Array.isArray(value) : !isRecord(value))
+        ? `${at}: found ${describe(value)}; expected ${expected}, where the served models are registered.` : undefined;
+    if (problem !== undefined) {
+      throw new RunConfigError([{ title: 'Cannot register the served models in the base config', source, details: [problem], resolution: BASE_RESOLUTION }]);
+    }
+    if (value === undefined || value === null) return;
+  }
+}
+
 /**
  * Rejects base configs the merge cannot edit: a top level that is not a mapping, a `providers` that
  * is not a mapping, a provider list that is not a list, shared (anchored or aliased) nodes the merge
  * would have to change, and base entries to remove that define anchors used elsewhere.
  */
-function checkBaseShape(parsed: ParsedYaml, providers: readonly ResolvedExternalProvider[], source: string): void {
+function checkBaseShape(parsed: ParsedYaml, providers: readonly AddedProvider[], source: string): void {
   const issues: RunConfigIssue[] = [];
-  const issue = (details: string, p?: ResolvedExternalProvider): void => {
+  const issue = (details: string, p?: AddedProvider): void => {
     issues.push({
       title: 'Cannot merge external providers into the base config',
       providerId: p?.providerId,

@@ -88,6 +88,17 @@ export interface ServerRelease {
    * before, an empty list served every API, as an absent one does.
    */
   readonly emptyApisServesNone: boolean;
+  /**
+   * Where a config registers models: the top-level `models` list (0.2), `registered_resources.models`
+   * from 0.3, where a top-level `models` is ignored without a word (`StackRunConfig`, `core/datatypes.py`).
+   */
+  readonly modelsPath: readonly ['models'] | readonly ['registered_resources', 'models'];
+  /**
+   * The URL key of the built-in `remote::vllm` provider's config: `url` up to 0.3, `base_url` from 0.4,
+   * where a `url` is ignored without a word and the provider refuses to start without a URL
+   * (`VLLMInferenceAdapterConfig`, `providers/remote/inference/vllm/config.py`).
+   */
+  readonly remoteVllmUrlKey: 'url' | 'base_url';
   /** The patch releases this row was read from. */
   readonly verifiedWith: readonly string[];
 }
@@ -144,7 +155,7 @@ const INTERNAL_0_4 = ['prompts', 'conversations', 'connectors', 'inspect', 'admi
 /** What every llama-stack line shares: the `llama` CLI, `LLAMA_STACK_*`, `~/.llama`, the llamastack images. */
 function llamaStack(version: string, verifiedWith: readonly string[]): Pick<ServerRelease,
 'version' | 'project' | 'pythonPackage' | 'cli' | 'runCommand' | 'appFactory' | 'env' | 'stateDir' | 'images' | 'tls' | 'workers'
-| 'removedServerKeys' | 'emptyApisServesNone' | 'verifiedWith'> {
+| 'removedServerKeys' | 'emptyApisServesNone' | 'modelsPath' | 'remoteVllmUrlKey' | 'verifiedWith'> {
   const withFactory = version !== '0.2';
   return {
     version,
@@ -165,6 +176,8 @@ function llamaStack(version: string, verifiedWith: readonly string[]): Pick<Serv
     workers: withFactory ? 'uvicorn' : 'none',
     removedServerKeys: [],
     emptyApisServesNone: false,
+    modelsPath: version === '0.2' ? ['models'] : ['registered_resources', 'models'],
+    remoteVllmUrlKey: version === '0.2' || version === '0.3' ? 'url' : 'base_url',
     verifiedWith,
   };
 }
@@ -213,6 +226,8 @@ function ogx(version: string, providerApis: readonly LlamaStackApi[], verifiedWi
     // ServerConfig of ogx 1.0 dropped both (core/datatypes.py); a leftover key is ignored without a word.
     removedServerKeys: from(1, 0) ? ['quota', 'cors'] : [],
     emptyApisServesNone: from(1, 5),
+    modelsPath: ['registered_resources', 'models'],
+    remoteVllmUrlKey: 'base_url',
     verifiedWith,
   };
 }

@@ -3,7 +3,9 @@
  * every byte it does not own — keys, order, comments, quoting, line folding — is copied unchanged.
  */
 export class TextEdits {
-  private readonly edits: Array<{ readonly start: number; readonly end: number; readonly text: string; readonly seq: number }> = [];
+  private readonly edits: Array<{
+    readonly start: number; readonly end: number; readonly text: string; readonly seq: number; readonly indent?: number;
+  }> = [];
 
   /** The line ending of the source: inserted text follows it, so a CRLF file stays CRLF. */
   private readonly eol: string;
@@ -13,9 +15,9 @@ export class TextEdits {
   }
 
   /** Inserts `text` (with `\n` line ends) at `offset`. Insertions at one offset keep the order they were made in. */
-  public insert(offset: number, text: string): void {
+  public insert(offset: number, text: string, indent?: number): void {
     const converted = this.eol === '\n' ? text : text.replace(/\r?\n/g, this.eol);
-    this.edits.push({ start: offset, end: offset, text: converted, seq: this.edits.length });
+    this.edits.push({ start: offset, end: offset, text: converted, seq: this.edits.length, indent });
   }
 
   /** Deletes the text between `start` (inclusive) and `end` (exclusive). */
@@ -25,18 +27,22 @@ export class TextEdits {
 
   /**
    * Inserts a block of whole lines at `offset`, which must be the start of a line or the end of the
-   * text; a missing final newline before it is supplied.
+   * text; a missing final newline before it is supplied. Blocks inserted at one offset go deepest
+   * first: at the end of a nested section, its own new lines must come before a key of an enclosing
+   * section (which closes it), whatever order they were asked for in.
    */
   public insertLines(offset: number, lines: string): void {
     const needsNewline = offset > 0 && offset === this.source.length && !this.source.endsWith('\n');
-    this.insert(offset, needsNewline ? `\n${lines}` : lines);
+    this.insert(offset, needsNewline ? `\n${lines}` : lines, /^ */.exec(lines)![0].length);
   }
 
   /** The edited text. Throws when two deletions overlap (a bug in the caller). */
   public apply(): string {
     // At one offset, insertions come before a deletion that starts there (the inserted text is not deleted).
     const isDeletion = (e: { start: number; end: number }): number => (e.end > e.start ? 1 : 0);
-    const sorted = [...this.edits].sort((a, b) => a.start - b.start || isDeletion(a) - isDeletion(b) || a.seq - b.seq);
+    const deeperFirst = (a: { indent?: number }, b: { indent?: number }): number =>
+      (a.indent !== undefined && b.indent !== undefined ? b.indent - a.indent : 0);
+    const sorted = [...this.edits].sort((a, b) => a.start - b.start || isDeletion(a) - isDeletion(b) || deeperFirst(a, b) || a.seq - b.seq);
     let out = '';
     let cursor = 0;
     for (const edit of sorted) {

@@ -270,6 +270,8 @@ describeWhen(`pulumi up of the example program (Pulumi CLI, kube-apiserver ${api
     test('the outputs name the live objects, which carry what the program chose', async () => {
       expect(outputs).toEqual({
         configMaps: ['llama-stack-init-scripts'],
+        modelIds: ['llama-8b/meta-llama/Llama-3.1-8B-Instruct'],
+        modelUrl: 'http://llama-8b-frontend.llama-stack.svc.cluster.local:8000/v1',
         modelProvider: 'dynamo',
         modelSelectionReason: expect.stringMatching(/dynamo/),
         serviceName: 'llama-stack-service',
@@ -285,7 +287,7 @@ describeWhen(`pulumi up of the example program (Pulumi CLI, kube-apiserver ${api
       expect(pod.containers.map((c: any) => c.image)).toEqual(['docker.io/ogxai/distribution-starter:1.5.0']);
       // `providerTag` is not set in the stack's config: the program's default tag.
       expect(pod.initContainers.map((c: any) => c.image)).toEqual(expect.arrayContaining([
-        'quay.io/acme/vllm-provider:1.2.0', 'quay.io/acme/search-provider:0.3.0', 'ghcr.io/kube-inference/merge:0.1.0',
+        'quay.io/acme/search-provider:0.3.0', 'ghcr.io/kube-inference/merge:0.1.0',
       ]));
       const dgd = await live(recordedOf('DynamoGraphDeployment')[0].inputs);
       expect(JSON.stringify(dgd.spec)).toContain('meta-llama/Llama-3.1-8B-Instruct');

@@ -47,19 +47,33 @@ const commitAll = (cwd: string) => {
   git(cwd, 'commit', '-q', '--allow-empty', '-m', 'render');
 };
 
+/** The first code block of each README section named, in the language given, as written. */
+function readmeBlocks(language: string, headings: readonly string[]): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  return headings.map((heading) => {
+    const at = readme.indexOf(`${heading}\n`);
+    expect(at).toBeGreaterThanOrEqual(0);
+    const section = readme.slice(at, readme.indexOf('\n## ', at + 1));
+    const block = new RegExp(`\`\`\`${language}\\n([^]*?)\`\`\``).exec(section);
+    if (!block) throw new Error(`no ${language} block under ${heading} in the README`);
+    return block[1];
+  });
+}
+
 /**
  * The README's GitOps recipe: the `run` steps of its workflow (without `npm ci`: the test installed the
  * project already) and its render step for YAML documents, as written there.
  */
 function gitopsRecipe(): { steps: string[]; render: string } {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Manifests in git (GitOps)'));
-  const workflow = parseYaml(/```yaml\n([^]*?)```/.exec(section)![1]) as { jobs: { manifests: { steps: { run?: string }[] } } };
+  const heading = '## Manifests in git (GitOps)';
+  const [workflowText] = readmeBlocks('yaml', [heading]);
+  const [render] = readmeBlocks('sh', [heading]);
+  const workflow = parseYaml(workflowText) as { jobs: { manifests: { steps: { run?: string }[] } } };
   const runs = workflow.jobs.manifests.steps.flatMap((s) => (s.run === undefined ? [] : [s.run]));
   expect(runs[0]).toBe('npm ci');
-  const render = /```sh\n(npx kube-inference render [^\n]*)\n```/.exec(section)![1];
-  expect(section).toContain('first delete the line `dist/` from `.gitignore`');
-  return { steps: runs.slice(1), render };
+  expect(render).toMatch(/^npx kube-inference render .* -o dist\/\n$/);
+  expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain('first delete the line `dist/` from `.gitignore`');
+  return { steps: runs.slice(1), render: render.trim() };
 }
 
 let tarball: string;
@@ -117,8 +131,9 @@ describeWhen('the packed library in fresh consumer projects', problem === undefi
       run(app, CDK8S_CLI, ['synth', '--no-check-upgrade']);
       const manifest = readFileSync(join(app, 'dist', 'consumer.k8s.yaml'), 'utf8');
       expect(manifest).toContain('kind: DynamoGraphDeployment');
-      // The model's endpoint reaches the Llama Stack provider config.
+      // The model's endpoint reaches the Llama Stack provider config, and through models the server's own.
       expect(manifest).toContain('"config":{"url":"http://llama-8b-frontend:8000/v1"}');
+      expect(manifest).toContain('[{"providerId":"llama-8b","url":"http://llama-8b-frontend:8000/v1","model":"meta-llama/Llama-3.1-8B-Instruct"}]');
     });
 
     // The README's recipe, run as written: its workflow's steps and its render step, in a git
@@ -175,6 +190,22 @@ describeWhen('the packed library in fresh consumer projects', problem === undefi
       expect(runSteps(renderSteps)).toBeUndefined();
     });
 
+    // The README's two cdk8s quick starts, each a whole main.ts, run as written with the template's ts-node.
+    test('the README\'s cdk8s quick starts synthesise as written', () => {
+      const [stack, model] = readmeBlocks('ts', ['## Quick start (cdk8s)', '## Quick start: ModelDeployment, served through the stack']);
+      const synth = (name: string, program: string): string => {
+        writeFileSync(join(app, `${name}.ts`), program);
+        const out = join(app, `${name}-dist`);
+        const r = spawnSync('npx', ['ts-node', `${name}.ts`], { cwd: app, encoding: 'utf8', env: { ...process.env, CDK8S_OUTDIR: out, NODE_OPTIONS: '' } });
+        if (r.status !== 0) throw new Error(`${name}.ts (from the README) failed:\n${r.stdout}\n${r.stderr}`);
+        return readdirSync(out).map((f) => readFileSync(join(out, f), 'utf8')).join('---\n');
+      };
+      expect(synth('readme-stack', stack)).toMatch(/kind: Deployment[^]*image: quay.io\/acme\/acme-echo-provider:0.1.0/);
+      const models = synth('readme-model', model);
+      expect(models).toContain('kind: DynamoGraphDeployment');
+      expect(models).toContain('"providerId":"llama-8b","url":"http://llama-8b-frontend.models.svc.cluster.local:8000/v1","model":"meta-llama/Llama-3.1-8B-Instruct"');
+    });
+
     test('npx runs the CLI by the package name and by its own', () => {
       expect(run(app, 'npx', ['kube-inference-constructs', '--version'])).toBe(`${PKG.version}\n`);
       expect(run(app, 'npx', ['kube-inference', 'help', 'render'])).toContain('Usage: kube-inference render');
@@ -214,10 +245,22 @@ describeWhen('the packed library in fresh consumer projects', problem === undefi
         'typescript@~5.9.3', '@types/node@^20']);
     });
 
+    test('the README\'s Pulumi quick start type-checks and runs as written', () => {
+      const [readme] = readmeBlocks('ts', ['## Quick start (Pulumi)']);
+      const dir = join(program, 'readme');
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'index.ts'), readme);
+      cpSync(join(program, 'run-with-mocks.ts'), join(dir, 'run-with-mocks.ts'));
+      cpSync(join(program, 'tsconfig.json'), join(dir, 'tsconfig.json'));
+      run(program, 'npx', ['tsc', '-p', 'readme']);
+      const result = JSON.parse(run(dir, 'node', ['bin/run-with-mocks.js'])) as { exported: Record<string, unknown>; registered: string[] };
+      expect(result.exported).toEqual({ service: 'llama-stack-service', modelIds: ['llama-8b/meta-llama/Llama-3.1-8B-Instruct'] });
+    });
+
     test('type-checks, compiles and registers the components and their objects', () => {
       run(program, 'npx', ['tsc']);
       const result = JSON.parse(run(program, 'node', ['bin/run-with-mocks.js'])) as { exported: Record<string, unknown>; registered: string[] };
-      expect(result.exported).toEqual({ serviceName: 'llama-stack-service', modelProvider: 'dynamo' });
+      expect(result.exported).toEqual({ serviceName: 'llama-stack-service', modelProvider: 'dynamo', modelIds: ['llama-8b/meta-llama/Llama-3.1-8B-Instruct'] });
       expect(result.registered).toEqual(expect.arrayContaining([
         'kube-inference:llama-stack:LlamaStackWithProviders',
         'kube-inference:model-deployment:ModelDeployment',

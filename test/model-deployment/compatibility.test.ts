@@ -49,7 +49,7 @@ describe('seed 003 §8, provider compatibility: exact messages, at synth', () =>
       {
         field: 'provider.overrides.instanceType',
         message: 'KAITO\'s webhook requires resource.instanceType when node auto-provisioning is enabled (the default KAITO install): '
-          + 'set provider.overrides.instanceType to the node SKU KAITO should provision (e.g. "Standard_NC24ads_A100_v4"), '
+          + 'set provider.overrides.instanceType to the node SKU KAITO should provision (a CPU SKU such as "Standard_D8s_v5"), '
           + 'or, when KAITO was installed with disableNodeAutoProvisioning=true, set provider.overrides.nodeProvisioning: bring-your-own',
       },
       { field: 'provider.name', message: "'kaito' was selected automatically (no GPU requested → kaito (only CPU provider)); set provider.name to choose another provider" },

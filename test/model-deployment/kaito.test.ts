@@ -157,7 +157,7 @@ describe('KAITO admission rules, at synth', () => {
     expect(problemsFor({ ...VLLM, provider: { name: 'kaito' } })).toEqual([{
       field: 'provider.overrides.instanceType',
       message: 'KAITO\'s webhook requires resource.instanceType when node auto-provisioning is enabled (the default KAITO install): '
-        + 'set provider.overrides.instanceType to the node SKU KAITO should provision (e.g. "Standard_NC24ads_A100_v4"), '
+        + 'set provider.overrides.instanceType to the node SKU KAITO should provision (a GPU SKU such as "Standard_NC24ads_A100_v4"), '
         + 'or, when KAITO was installed with disableNodeAutoProvisioning=true, set provider.overrides.nodeProvisioning: bring-your-own',
     }]);
   });

@@ -99,12 +99,13 @@ describe('numbers and names the API server would refuse fail synth', () => {
 
 describe('the serving endpoint, for clients such as a Llama Stack remote::vllm provider', () => {
   test.each([
-    ['dynamo', GPU_VLLM, { service: 'chat-frontend', port: 8000 }],
-    ['kuberay', { ...GPU_VLLM, provider: { name: 'kuberay' } }, { service: 'chat-serve-svc', port: 8000 }],
-    ['kaito', LLAMACPP, { service: 'chat', port: 80 }],
-  ])('%s: Service, port and OpenAI base path, with the cluster URL', (_, props, expected) => {
+    ['dynamo', GPU_VLLM, { service: 'chat-frontend', port: 8000, model: GPU_VLLM.model.id }],
+    ['kuberay', { ...GPU_VLLM, provider: { name: 'kuberay' } }, { service: 'chat-serve-svc', port: 8000, model: GPU_VLLM.model.id }],
+    ['kaito', LLAMACPP, { service: 'chat', port: 80, model: LLAMACPP.model.id }],
+  ])('%s: Service, port, OpenAI base path and the model\'s name there, with the cluster URL', (_, props, expected) => {
     const md = new ModelDeployment(quietChart(), 'md', { ...props, metadata: { name: 'chat', namespace: 'ai' } });
     expect(md.endpoint).toEqual({
+      name: 'chat',
       ...expected,
       basePath: '/v1',
       namespace: 'ai',

@@ -20,5 +20,9 @@ test('the example Pulumi program registers the component and its objects', async
   expect(types).toEqual(expect.arrayContaining(['kubernetes:core/v1:Namespace', 'kubernetes:apps/v1:Deployment', 'kubernetes:core/v1:Service', 'kubernetes:core/v1:ConfigMap']));
   const deployment = registered.find((r) => r.type === 'kubernetes:apps/v1:Deployment')!.inputs;
   expect(deployment.metadata.namespace).toBe('llama-stack');
-  expect(deployment.spec.template.spec.initContainers.map((c: any) => c.image)).toContain('quay.io/acme/vllm-provider:1.2.0');
+  expect(deployment.spec.template.spec.initContainers.map((c: any) => c.image)).toContain('quay.io/acme/search-provider:0.3.0');
+  expect(await valueOf(program.modelIds)).toEqual(['llama-8b/meta-llama/Llama-3.1-8B-Instruct']);
+  expect(await valueOf(program.modelUrl)).toBe('http://llama-8b-frontend.llama-stack.svc.cluster.local:8000/v1');
+  const merge = deployment.spec.template.spec.initContainers.find((c: any) => c.name === 'merge-config');
+  expect(merge.args[merge.args.indexOf('--served-models') + 1]).toContain('"url":"http://llama-8b-frontend.llama-stack.svc.cluster.local:8000/v1"');
 });

@@ -11,9 +11,12 @@ import { KaitoApiVersion, rendersInferenceSet } from './workspace';
 import { Problem } from '../../../errors';
 import { ResolvedModelDeployment } from '../../resolved-spec';
 
-/** The fix named when auto-provisioning has no instance type. */
-const INSTANCE_TYPE_FIX = 'set provider.overrides.instanceType to the node SKU KAITO should provision (e.g. "Standard_NC24ads_A100_v4"), '
-  + 'or, when KAITO was installed with disableNodeAutoProvisioning=true, set provider.overrides.nodeProvisioning: bring-your-own';
+/** The fix named when auto-provisioning has no instance type: an example SKU of the kind the deployment asks for. */
+function instanceTypeFix(d: ResolvedModelDeployment): string {
+  const example = d.resources.gpu.count > 0 ? 'a GPU SKU such as "Standard_NC24ads_A100_v4"' : 'a CPU SKU such as "Standard_D8s_v5"';
+  return `set provider.overrides.instanceType to the node SKU KAITO should provision (${example}), `
+    + 'or, when KAITO was installed with disableNodeAutoProvisioning=true, set provider.overrides.nodeProvisioning: bring-your-own';
+}
 
 /** Problems KAITO's webhook would refuse the rendered Workspace or InferenceSet for. */
 export function kaitoAdmissionProblems(d: ResolvedModelDeployment, settings: KaitoSettings, apiVersion: KaitoApiVersion): Problem[] {
@@ -23,7 +26,7 @@ export function kaitoAdmissionProblems(d: ResolvedModelDeployment, settings: Kai
   if (settings.nodeProvisioning === 'auto' && !settings.instanceType) {
     problems.push({
       field: 'provider.overrides.instanceType',
-      message: `KAITO's webhook requires resource.instanceType when node auto-provisioning is enabled (the default KAITO install): ${INSTANCE_TYPE_FIX}`,
+      message: `KAITO's webhook requires resource.instanceType when node auto-provisioning is enabled (the default KAITO install): ${instanceTypeFix(d)}`,
     });
   }
   if (settings.nodeProvisioning === 'bring-your-own' && settings.instanceType !== undefined) {

@@ -10,7 +10,7 @@ import { ggufFileProblems, KAITO_INFERENCE_PORT } from './inference';
 import { vllmConfigProblems } from './inference-config';
 import { KaitoNodeProvisioning, kaitoOverrides, kaitoSettings } from './overrides';
 import { kaitoEndpoint, translateInferenceSetStatus, translateWorkspaceStatus } from './status';
-import { KaitoApiVersion, renderKaito } from './workspace';
+import { KaitoApiVersion, renderKaito, rendersInferenceSet } from './workspace';
 
 /** Options of the KAITO provider. */
 export interface KaitoProviderOptions {
@@ -118,6 +118,16 @@ export class KaitoProvider implements InferenceProvider {
 
   public endpoint(d: ResolvedModelDeployment): EndpointStatus {
     return kaitoEndpoint(d.name);
+  }
+
+  /**
+   * vLLM's `--served-model-name` as KAITO sets it (kaito pkg/model/interface.go, buildVLLMInferenceCommand):
+   * a Workspace an InferenceSet created serves under the InferenceSet's name, any other under the
+   * preset's model name (the model id); `model.servedName` goes through the inference ConfigMap,
+   * whose options KAITO appends after its own, so it wins.
+   */
+  public servedModelName(d: ResolvedModelDeployment): string | undefined {
+    return d.model.servedName ?? (rendersInferenceSet(d.replicas) ? d.name : d.model.id);
   }
 
   public handlesResource(type: ResourceType): boolean {
