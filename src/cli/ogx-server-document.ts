@@ -61,6 +61,7 @@ const OGX_SERVER_FIELDS: ReadonlyArray<readonly [string, string]> = [
   ['caBundle', 'spec.tls.trust.caCertificates'],
   ['metricsPort', 'spec.monitoring.metricsPort'],
   ['network', 'spec.network.policy'],
+  ['network.allowedFrom', 'spec.network.policy'],
   ['network.expose', 'spec.network.externalAccess.enabled'],
   ['externalProviders', 'spec.externalProviders'],
 ];

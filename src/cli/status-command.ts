@@ -29,8 +29,9 @@ Examples:
   { kubectl get pods -l app.kubernetes.io/instance=my-stack -o yaml; echo ---;
     kubectl get deployments -l kube-inference.io/server=my-stack -o yaml; } | kube-inference status
 
-Exit code 1, with nothing on standard output, when an input cannot be read or holds a resource no
-provider understands.
+Kubernetes' own objects beside them (a synth output's ConfigMaps, Services, Deployments) are
+skipped, with a note on standard error naming them. Exit code 1, with nothing on standard output,
+when an input cannot be read, holds a resource no provider understands, or holds nothing to report.
 `;
 
 /** `kube-inference status`: the unified status of saved upstream resources. */
@@ -61,13 +62,22 @@ export const statusCommand: Command = {
     });
     // The Deployments of providers' services are read into their servers' statuses, not on their own.
     const services = new Map(resources.map(({ item }) => item).filter(isProviderServiceDeployment).map((d) => [d.metadata.name as string, d]));
-    for (const { item, where } of resources.filter((r) => !isProviderServiceDeployment(r.item))) {
+    // Kubernetes' own objects beside them (a synth output's ConfigMaps, Services, Deployments) have no
+    // unified status: skipped, and named, so that a whole manifest set can be given.
+    const skipped = resources.filter((r) => isKubernetesObject(r.item) && r.item.kind !== 'Pod' && !isProviderServiceDeployment(r.item));
+    for (const { item, where } of resources.filter((r) => !isProviderServiceDeployment(r.item) && !skipped.includes(r))) {
       try {
         statuses.push(isRecord(item) && item.kind === 'Pod' ? llamaStackPodStatus(item, services) : translateStatus(item));
       } catch (e) {
         errors.push(`${where}: ${(e as Error).message}`);
       }
     }
+    if (skipped.length > 0) {
+      const names = skipped.map(({ item }) => `${(item as { kind: string }).kind}/${(item as { metadata?: { name?: string } }).metadata?.name}`);
+      io.stderr(`note: skipped ${skipped.length} Kubernetes object(s) with no model or server status: ${names.slice(0, 10).join(', ')}`
+        + `${names.length > 10 ? `, and ${names.length - 10} more` : ''}\n`);
+    }
+    if (statuses.length === 0 && errors.length === 0) errors.push('no model deployment (Workspace, InferenceSet, DynamoGraphDeployment, RayService) or server pod in the input');
     if (errors.length > 0) {
       io.stderr(errors.map((e) => `error: ${e}\n`).join(''));
       return 1;
@@ -81,6 +91,16 @@ export const statusCommand: Command = {
     return 0;
   },
 };
+
+/**
+ * An object of Kubernetes' own API groups (`v1`, `apps/v1`, `*.k8s.io`), as opposed to a custom
+ * resource; only its Pods carry a status `status` reads (a server's).
+ */
+function isKubernetesObject(item: unknown): item is { kind: string; metadata?: { name?: string } } {
+  if (!isRecord(item) || typeof item.apiVersion !== 'string' || typeof item.kind !== 'string') return false;
+  const group = item.apiVersion.includes('/') ? item.apiVersion.split('/')[0] : '';
+  return !group.includes('.') || group.endsWith('.k8s.io');
+}
 
 /** A Deployment of a provider's service (it carries its server's name in `kube-inference.io/server`). */
 function isProviderServiceDeployment(item: unknown): item is Record<string, any> {

@@ -311,8 +311,11 @@ export interface LlamaStackWithProvidersProps {
    */
   readonly preflight?: boolean;
   /**
-   * Image of the merge step (`kube-inference merge-config`).
-   * @default - this package's published merge image, tagged with the package version
+   * Image of the merge step (`kube-inference merge-config`): the image built from this package's
+   * release (`containers/merge/Containerfile`), pushed where the cluster pulls from. The release
+   * workflow publishes the default from the first release on; until then build and push it (README,
+   * "The merge image"). Only pods that merge their config in the pod run it.
+   * @default - `ghcr.io/kube-inference/merge:<package version>`
    */
   readonly mergeImage?: string;
   /**

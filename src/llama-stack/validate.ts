@@ -1,6 +1,7 @@
 import { isMap } from 'yaml';
 import { CONFIG_KEY, DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_VAR_NAME, QUANTITY, ShapeChecker } from '../checks';
 import { ProblemCollector } from '../errors';
+import { imageReferenceProblem } from '../image-reference';
 import { PlannedDeclarativeConfig, planDeclarativeConfig } from './declarative-config';
 import { distributionImage } from './distribution';
 import { IMAGE_PULL_POLICIES, PlacedProvider, providersInSpecOrder } from './external-providers';
@@ -120,6 +121,14 @@ export function validateProps(
     ? mergeAtSynthTime(providers, inlineConfigText, configFileName, release!.version, transport, servedModels, problems)
     : undefined;
   synthTimeConfig?.warnings.forEach(warn);
+  const allowedFrom = props.network?.allowedFrom;
+  if (props.network?.expose && props.network.exposeAs !== 'Route' && allowedFrom !== undefined
+    && (allowedFrom.namespaces ?? []).length === 0 && (allowedFrom.labels ?? []).length === 0) {
+    // The operator's policy (and ours) admits OpenShift's router by its namespace label; any other
+    // ingress controller runs in a namespace of its own, which the policy then refuses.
+    warn('network.allowedFrom: the NetworkPolicy admits the server\'s own namespace and OpenShift\'s router only, while an Ingress is rendered: '
+      + 'no other ingress controller reaches the server through it. Admit the namespace of yours (e.g. ingress-nginx).');
+  }
   props.network?.allowedFrom?.namespaces?.forEach((ns, i) => {
     if (ns !== '*' && !DNS1123_LABEL.test(ns)) {
       warn(`network.allowedFrom.namespaces[${i}]: "${ns}" is not a namespace name (lower-case letters, digits and '-'): no namespace can match it, so the NetworkPolicy admits nobody from it. Write the namespace's name as it is.`);
@@ -508,7 +517,9 @@ function withServices(
 }
 
 function checkImage(image: string, field: string, what: string, problems: ProblemCollector): void {
-  if (!IMAGE_REF.test(image)) {
-    problems.add(field, `'${image}' is not a valid image reference for ${what}: expected something like 'registry.example.com/org/name:tag' or '...@sha256:<digest>' (no spaces or special characters).`);
+  const problem = IMAGE_REF.test(image) ? imageReferenceProblem(image) : 'it holds spaces or special characters';
+  if (problem !== undefined) {
+    problems.add(field, `'${image}' is not a valid image reference for ${what}: ${problem} (the kubelet would refuse it as InvalidImageName). `
+      + "Expected something like 'registry.example.com/org/name:tag' or '...@sha256:<digest>'.");
   }
 }

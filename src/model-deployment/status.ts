@@ -40,7 +40,7 @@ export interface ProviderStatus {
   /** Kind of the upstream resource. */
   readonly resourceKind: string;
   /** Why the provider was chosen, when the resource records it (annotation `kube-inference.io/selection-reason`). */
-  readonly selectedReason?: string;
+  readonly selectionReason?: string;
 }
 
 /** The unified status of a deployment. */
@@ -122,6 +122,6 @@ export function providerStatusOf(resource: UpstreamResource, providerName: strin
     name: providerName,
     resourceName: resource.metadata?.name ?? '',
     resourceKind: resource.kind,
-    selectedReason: resource.metadata?.annotations?.[SELECTION_REASON_ANNOTATION],
+    selectionReason: resource.metadata?.annotations?.[SELECTION_REASON_ANNOTATION],
   };
 }

@@ -3,6 +3,7 @@
 // compatibility (the second table of §8) is each provider's `checkCompatibility`.
 import { DNS1123_SUBDOMAIN, ENV_VAR_NAME, INT64_SAFE_MAX, isQualifiedName, isRecord, joinPath, ShapeChecker } from '../checks';
 import { Problem, ProblemCollector } from '../errors';
+import { imageReferenceProblem } from '../image-reference';
 import { engineOptionWarnings, flagsOwnedBySpec } from './engine-flags';
 import { ENGINE_TYPES, EngineType, MODEL_SOURCES, SERVING_MODES } from './types';
 
@@ -107,7 +108,11 @@ export function validateModelDeploymentSpec(spec: unknown): SpecValidation {
   check.quantity(resources?.cpu, 'resources.cpu');
 
   // containers and pods
-  check.string(spec.image, 'image', { pattern: /^\S+$/, patternHint: 'an image reference without whitespace' });
+  const image = check.string(spec.image, 'image', { pattern: /^\S+$/, patternHint: 'an image reference without whitespace' });
+  const imageProblem = image === undefined ? undefined : imageReferenceProblem(image);
+  if (imageProblem !== undefined) {
+    check.problems.add('image', `${JSON.stringify(image)} is not an image reference the kubelet accepts (InvalidImageName): ${imageProblem}.`);
+  }
   checkEnv(check, spec.env);
   const podTemplate = check.object(spec.podTemplate, 'podTemplate', ['metadata']);
   const podMetadata = check.object(podTemplate?.metadata, 'podTemplate.metadata', ['labels', 'annotations']);

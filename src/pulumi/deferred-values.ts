@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as pulumi from '@pulumi/pulumi';
+import { DEFERRED_IMAGE_MARK } from '../llama-stack/release';
 
 /** The validators a placeholder must pass: a DNS name, an image reference, or an http URL. */
 export type DeferredKind = 'name' | 'image' | 'url';
@@ -26,7 +27,7 @@ export class DeferredValues {
     }
     const i = this.outputs.length;
     const name = `deferred-${this.nonce}-${i}`;
-    const text = kind === 'image' ? `${name}.invalid/deferred:input` : kind === 'url' ? `http://${name}.invalid/v1` : name;
+    const text = kind === 'image' ? `${name}${DEFERRED_IMAGE_MARK}` : kind === 'url' ? `http://${name}.invalid/v1` : name;
     this.outputs.push(pulumi.output(value));
     this.placeholders.push(text);
     return text;

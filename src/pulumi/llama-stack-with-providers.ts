@@ -71,13 +71,14 @@ export interface LlamaStackWithProvidersArgs extends Omit<cdk8s.LlamaStackWithPr
    */
   readonly distribution: { readonly name?: string; readonly image?: pulumi.Input<string> };
   /**
-   * Image of the merge step.
-   * @default - this package's published merge image
+   * Image of the merge step (may be an output, e.g. of an image build): the image built from this
+   * package's release and pushed where the cluster pulls from, until the release publishes it.
+   * @default - `ghcr.io/kube-inference/merge:<package version>`
    */
   readonly mergeImage?: pulumi.Input<string>;
   /**
-   * Service account of the pods.
-   * @default - the namespace's default service account
+   * An existing service account for the pods (may be an output, e.g. of a `k8s.core.v1.ServiceAccount`).
+   * @default - a ServiceAccount `<name>-sa` of their own, rendered with them (as the operator creates one)
    */
   readonly serviceAccountName?: pulumi.Input<string>;
   /**

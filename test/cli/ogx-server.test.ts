@@ -701,11 +701,16 @@ describe('spec.network', () => {
     const r = await renderYaml(ogx({ network: { externalAccess: { enabled: true, hostname: 'ogx.example.com' } } }));
     expect(names(r.objects)).toContain('Ingress/srv-ingress');
     expect(of(r.objects, 'Ingress').spec.rules[0].host).toBeUndefined();
-    expect(r.warnings).toEqual([expect.stringMatching(/^spec\.network\.externalAccess\.hostname is not rendered: the v0\.14\.0 controller's Ingress has no host either \(controllers\/network_resources\.go/)]);
+    expect(r.warnings).toEqual([
+      expect.stringMatching(/^spec\.network\.externalAccess\.hostname is not rendered: the v0\.14\.0 controller's Ingress has no host either \(controllers\/network_resources\.go/),
+      // As the operator's own default policy: only OpenShift's router among ingress controllers.
+      'spec.network.policy: the NetworkPolicy admits the server\'s own namespace and OpenShift\'s router only, while an Ingress is rendered: '
+        + 'no other ingress controller reaches the server through it. Admit the namespace of yours (e.g. ingress-nginx).',
+    ]);
   });
 
   test('tls.secretName: the server\'s own TLS from the Secret (probes, Service and Ingress speak HTTPS)', async () => {
-    const r = await renderYaml(ogx({ network: { tls: { secretName: 'srv-tls' }, externalAccess: { enabled: true } } }));
+    const r = await renderYaml(ogx({ network: { tls: { secretName: 'srv-tls' }, externalAccess: { enabled: true }, policy: { enabled: false } } }));
     expect(r).toMatchObject({ code: 0, warnings: [] });
     const server = serverOf(r.objects);
     expect(podOf(r.objects).volumes).toContainEqual(expect.objectContaining({ name: 'server-tls', secret: expect.objectContaining({ secretName: 'srv-tls' }) }));

@@ -49,7 +49,7 @@ describe('kube-inference status -f FILE', () => {
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(parse(r.stdout)).toEqual({
       phase: 'Running',
-      provider: { name: 'dynamo', resourceName: 'llama-8b', resourceKind: 'DynamoGraphDeployment', selectedReason: 'default → dynamo (GPU inference default)' },
+      provider: { name: 'dynamo', resourceName: 'llama-8b', resourceKind: 'DynamoGraphDeployment', selectionReason: 'default → dynamo (GPU inference default)' },
       replicas: { desired: 2, ready: 2, available: 2 },
       endpoint: { service: 'llama-8b-frontend', port: 8000, basePath: '/v1' },
     });
@@ -73,10 +73,25 @@ describe('kube-inference status -f FILE', () => {
   });
 
   test('a resource no provider understands: exit 1, nothing on stdout, stderr names the document', async () => {
-    const r = await run(['-f', '-'], `${stringify(DGD)}---\n${stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' } })}`);
+    const r = await run(['-f', '-'], `${stringify(DGD)}---\n${stringify({ apiVersion: 'acme.io/v1', kind: 'Model', metadata: { name: 'x' } })}`);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('error: <stdin> document 2: no provider reads the status of apps/v1 Deployment; supported: DynamoGraphDeployment (dynamo), Workspace (kaito), RayService (kuberay)\n');
+    expect(r.stderr).toBe('error: <stdin> document 2: no provider reads the status of acme.io/v1 Model; supported: DynamoGraphDeployment (dynamo), Workspace (kaito), RayService (kuberay)\n');
+  });
+
+  test('Kubernetes\' own objects of a synth output are skipped with a note; with nothing else, exit 1', async () => {
+    const others = [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } },
+      { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'stack' } },
+      { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'in' } },
+    ].map((o) => stringify(o)).join('---\n');
+    const r = await run(['-f', '-'], `${stringify(DGD)}---\n${others}`);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('resourceKind: DynamoGraphDeployment');
+    expect(r.stderr).toBe('note: skipped 3 Kubernetes object(s) with no model or server status: ConfigMap/cm, Deployment/stack, Ingress/in\n');
+    const alone = await run(['-f', '-'], others);
+    expect(alone.code).toBe(1);
+    expect(alone.stderr).toContain('error: no model deployment (Workspace, InferenceSet, DynamoGraphDeployment, RayService) or server pod in the input');
   });
 
   test('unreadable input: exit 1 with the reason', async () => {

@@ -433,6 +433,20 @@ describe('network', () => {
     });
   });
 
+  test('expose with an allowedFrom that admits no other namespace is a warning: only OpenShift\'s router would reach an Ingress', () => {
+    const warned = (network: any) => {
+      const chart = Testing.chart();
+      new LlamaStackWithProviders(chart, 'x', { distribution: { name: 'starter' }, network });
+      return warningsOf(chart).filter((w) => w.startsWith('network.allowedFrom'));
+    };
+    expect(warned({ expose: true, ingressClassName: 'nginx', allowedFrom: {} })).toEqual(['network.allowedFrom: the NetworkPolicy admits the server\'s own '
+      + 'namespace and OpenShift\'s router only, while an Ingress is rendered: no other ingress controller reaches the server through it. '
+      + 'Admit the namespace of yours (e.g. ingress-nginx).']);
+    expect(warned({ expose: true, allowedFrom: { namespaces: ['ingress-nginx'] } })).toEqual([]);
+    expect(warned({ expose: true, exposeAs: 'Route', allowedFrom: {} })).toEqual([]);
+    expect(warned({ expose: true })).toEqual([]);
+  });
+
   test('allowedFrom renders a NetworkPolicy admitting the own namespace, the namespaces and label keys given, and OpenShift\'s router', () => {
     const manifests = render({ distribution: { name: 'starter' }, network: { allowedFrom: { namespaces: ['web'], labels: ['example.com/llama-clients'] } } });
     const policy = find(manifests, 'NetworkPolicy');

@@ -114,6 +114,20 @@ describe('validation at synth time', () => {
       + 'the pod is rendered for llama-stack 0.7. Make the two agree.');
   });
 
+  test('an image whose tag names no release, without serverVersion, is a warning naming the release rendered for (as render warns)', () => {
+    const warned = (props: any) => {
+      const chart = Testing.chart();
+      new LlamaStackWithProviders(chart, 'x', props);
+      return warningsOf(chart);
+    };
+    expect(warned({ distribution: { image: 'quay.io/acme/stack:latest' } })).toEqual(['distribution.image: the tag of quay.io/acme/stack:latest does not say '
+      + 'which server release it runs; the pod is rendered for ogx 1.5, the default (its command, environment and APIs). Set serverVersion to the '
+      + "release the image runs (e.g. '1.5', or '0.7' for llama-stack), or use an image tagged with its version."]);
+    expect(warned({ distribution: { image: 'quay.io/acme/stack@sha256:'.padEnd(91, '0') } })).toHaveLength(1);
+    expect(warned({ distribution: { image: 'quay.io/acme/stack:latest' }, serverVersion: '1.5' })).toEqual([]);
+    expect(warned({ distribution: { image: 'quay.io/acme/stack:1.4.1' } })).toEqual([]);
+  });
+
   test('the config file name follows the release', () => {
     const key = (props: any) => find(render({ ...props, userConfig: { configMapName: 'cfg' } }), 'Deployment').spec.template.spec.containers[0].env
       .find((e: any) => e.name.endsWith('_CONFIG')).value.replace('/etc/llama-stack/', '');

@@ -16,7 +16,7 @@ describe('KAITO Workspace status (conditions and status.state)', () => {
   test('WorkspaceSucceeded True → Running, every replica ready, endpoint <name>:80, selection reason read back', () => {
     expect(translateWorkspaceStatus(workspace({ state: 'Ready', conditions: [condition('WorkspaceSucceeded', 'True', 'workspaceSucceeded', 'workspace succeeds')] }))).toEqual({
       phase: 'Running',
-      provider: { name: 'kaito', resourceName: 'gemma-cpu', resourceKind: 'Workspace', selectedReason: 'no GPU requested → kaito (only CPU provider)' },
+      provider: { name: 'kaito', resourceName: 'gemma-cpu', resourceKind: 'Workspace', selectionReason: 'no GPU requested → kaito (only CPU provider)' },
       replicas: { desired: 2, ready: 2, available: 2 },
       endpoint: { service: 'gemma-cpu', port: 80, basePath: '/v1' },
     });
@@ -77,7 +77,7 @@ describe('Dynamo DynamoGraphDeployment status (status.state: initializing|pendin
   test('successful → Running; desired counts workers only (2 prefill + 4 decode = 6); endpoint <name>-frontend:8000', () => {
     expect(translateDynamoStatus(dgd({ state: 'successful', conditions: [condition('Ready', 'True', 'AllReady', 'All resources are ready')] }))).toEqual({
       phase: 'Running',
-      provider: { name: 'dynamo', resourceName: 'llama-70b-pd', resourceKind: 'DynamoGraphDeployment', selectedReason: undefined },
+      provider: { name: 'dynamo', resourceName: 'llama-70b-pd', resourceKind: 'DynamoGraphDeployment', selectionReason: undefined },
       replicas: { desired: 6, ready: 6, available: 6 },
       endpoint: { service: 'llama-70b-pd-frontend', port: 8000, basePath: '/v1' },
     });
@@ -134,7 +134,7 @@ describe('KubeRay RayService status (condition Ready; application statuses)', ()
   test('Ready True → Running; endpoint <name>-serve-svc:8000', () => {
     expect(translateRayServiceStatus(rayService({ ...apps('RUNNING'), conditions: [condition('Ready', 'True', 'NonZeroServeEndpoints', 'Number of serve endpoints is greater than 0')] }))).toEqual({
       phase: 'Running',
-      provider: { name: 'kuberay', resourceName: 'qwen', resourceKind: 'RayService', selectedReason: undefined },
+      provider: { name: 'kuberay', resourceName: 'qwen', resourceKind: 'RayService', selectionReason: undefined },
       replicas: { desired: 3, ready: 3, available: 3 },
       endpoint: { service: 'qwen-serve-svc', port: 8000, basePath: '/v1' },
     });
@@ -198,7 +198,7 @@ describe('translateStatus dispatches on apiVersion and kind', () => {
     const status = translateStatus({ ...resource, status: { state: 'successful' } });
     expect(status).toMatchObject({
       phase: 'Running',
-      provider: { name: 'dynamo', resourceName: 'llama-8b', resourceKind: 'DynamoGraphDeployment', selectedReason: 'default → dynamo (GPU inference default)' },
+      provider: { name: 'dynamo', resourceName: 'llama-8b', resourceKind: 'DynamoGraphDeployment', selectionReason: 'default → dynamo (GPU inference default)' },
       endpoint: { service: 'llama-8b-frontend', port: 8000, basePath: '/v1' },
       replicas: { desired: 1, ready: 1, available: 1 },
     });
