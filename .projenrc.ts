@@ -23,14 +23,15 @@ const project = new typescript.TypeScriptProject({
     'ajv@^8.17.0',
     // Schemas of the core Kubernetes kinds (v4: the last line that ships CommonJS).
     'kubernetes-models@^4.5.1',
-    // `validate --server`: kubeconfig, contexts and every way of authenticating to a cluster. 1.x: 2.x needs Node 22.
-    '@kubernetes/client-node@^1.4.0',
   ],
   // The app's own cdk8s and constructs: a second copy nested under this package would make its Chart
   // a different class from the app's. The ranges are what test/consumer/ installs: the lowest and the newest.
   // Pulumi users bring their own SDK and Kubernetes provider (the `kube-inference-constructs/pulumi`
-  // entry point); cdk8s users need neither, so they are optional.
-  peerDeps: ['cdk8s@^2.68.12', 'constructs@^10.3.0', '@pulumi/pulumi@^3.100.0', '@pulumi/kubernetes@^4.10.0'],
+  // entry point); cdk8s users need neither, so they are optional. `validate --server` alone needs
+  // @kubernetes/client-node (kubeconfig, contexts and every way of authenticating to a cluster; 1.x: 2.x
+  // needs Node 22), some 60 MB with its dependencies: optional too, loaded on first use, and the command
+  // says to install it when it is missing.
+  peerDeps: ['cdk8s@^2.68.12', 'constructs@^10.3.0', '@pulumi/pulumi@^3.100.0', '@pulumi/kubernetes@^4.10.0', '@kubernetes/client-node@^1.4.0'],
   devDeps: [
     'cdk8s-cli@^2.200.0', 'typedoc@^0.28.0', 'typedoc-plugin-markdown@^4.9.0', 'ts-node@^10.9.2', 'esbuild@^0.25.0',
     // Bundled into src/schema/vendor/cel-js.cjs by scripts/vendor-cel.mjs, not a runtime dependency.
@@ -94,7 +95,9 @@ project.package.addVersion('0.1.0');
 project.package.addField('typesVersions', { '*': { pulumi: ['lib/pulumi/index.d.ts'] } });
 project.package.addField('files', ['lib', 'crds', 'kubernetes-openapi', 'README.md', 'LICENSE', 'API.md', 'CHANGELOG.md']);
 // The peers a cdk8s user does not need.
-project.package.addField('peerDependenciesMeta', { '@pulumi/pulumi': { optional: true }, '@pulumi/kubernetes': { optional: true } });
+project.package.addField('peerDependenciesMeta', {
+  '@pulumi/pulumi': { optional: true }, '@pulumi/kubernetes': { optional: true }, '@kubernetes/client-node': { optional: true },
+});
 
 // The init-container scripts are read at run time from beside the compiled module, and so is the
 // CommonJS bundle of the CEL library.

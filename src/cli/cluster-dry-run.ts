@@ -157,16 +157,23 @@ export class ClusterDryRun {
 
 /**
  * @kubernetes/client-node, an ES module loaded only for --server (Node ≥ 20.19 requires it
- * synchronously). The merge image's CLI is built without it.
+ * synchronously). It is an optional peer dependency, which the project installs when it asks the
+ * cluster; the merge image's CLI is built without it.
  */
 function clientNode(): typeof ClientNode {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require('@kubernetes/client-node') as typeof ClientNode;
   } catch (e) {
-    throw new ClusterUnreachableError(`validate --server needs the package @kubernetes/client-node, which this installation lacks: ${(e as Error).message.split('\n')[0]}`);
+    if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
+    throw new ClusterUnreachableError('validate --server needs the package @kubernetes/client-node (kubeconfig and cluster authentication), '
+      + 'an optional peer dependency this installation lacks: install it beside kube-inference-constructs '
+      + `(npm install @kubernetes/client-node@${CLIENT_NODE_RANGE}), or validate offline without --server.`);
   }
 }
+
+/** The release line of @kubernetes/client-node the command is built and tested with (2.x needs Node 22). */
+const CLIENT_NODE_RANGE = '^1.4.0';
 
 /** The texts of `Warning: 299 - "text"` headers (RFC 7234), as kubectl prints them. */
 export function warningTexts(header: string | string[] | undefined): string[] {

@@ -94,8 +94,10 @@ describeWhen('the packed library in fresh consumer projects', problem === undefi
   });
 
   test('the package declares cdk8s and constructs as peers, Pulumi as optional peers, and both CLI names', () => {
-    expect(PKG.peerDependencies).toEqual({ '@pulumi/kubernetes': '^4.10.0', '@pulumi/pulumi': '^3.100.0', 'cdk8s': '^2.68.12', 'constructs': '^10.3.0' });
-    expect(PKG.peerDependenciesMeta).toEqual({ '@pulumi/pulumi': { optional: true }, '@pulumi/kubernetes': { optional: true } });
+    expect(PKG.peerDependencies).toEqual({
+      '@kubernetes/client-node': '^1.4.0', '@pulumi/kubernetes': '^4.10.0', '@pulumi/pulumi': '^3.100.0', 'cdk8s': '^2.68.12', 'constructs': '^10.3.0',
+    });
+    expect(PKG.peerDependenciesMeta).toEqual({ '@pulumi/pulumi': { optional: true }, '@pulumi/kubernetes': { optional: true }, '@kubernetes/client-node': { optional: true } });
     expect(Object.keys(PKG.dependencies)).not.toEqual(expect.arrayContaining(['cdk8s']));
     expect(PKG.bin).toEqual({ 'kube-inference': 'lib/cli/kube-inference.cjs', 'kube-inference-constructs': 'lib/cli/kube-inference.cjs' });
     for (const [name, version] of Object.entries(VERSIONS.lowest)) expect(PKG.peerDependencies[name]).toBe(`^${version}`);
@@ -116,13 +118,14 @@ describeWhen('the packed library in fresh consumer projects', problem === undefi
       npmInstall(app, [tarball, `cdk8s@${versions.cdk8s}`, `constructs@${versions.constructs}`, ...(withPlus33 ? ['cdk8s-plus-33'] : [])]);
     });
 
-    test('one copy of cdk8s and constructs (the app\'s), and no Pulumi', () => {
-      const ls = JSON.parse(run(app, 'npm', ['ls', '--all', '--json', 'cdk8s', 'constructs', '@pulumi/pulumi']));
+    test('one copy of cdk8s and constructs (the app\'s), and no Pulumi or Kubernetes client', () => {
+      const ls = JSON.parse(run(app, 'npm', ['ls', '--all', '--json', 'cdk8s', 'constructs', '@pulumi/pulumi', '@kubernetes/client-node']));
       const copies = (name: string, tree: any = ls): string[] => Object.entries<any>(tree.dependencies ?? {})
         .flatMap(([n, d]) => [...(n === name ? [d.version] : []), ...copies(name, d)]);
       expect([...new Set(copies('cdk8s'))]).toEqual([versions.cdk8s]);
       expect([...new Set(copies('constructs'))]).toEqual([versions.constructs]);
       expect(copies('@pulumi/pulumi')).toEqual([]);
+      expect(copies('@kubernetes/client-node')).toEqual([]);
     });
 
     test('tsc, the default jest set-up, and cdk8s synth', () => {
@@ -218,6 +221,13 @@ describeWhen('the packed library in fresh consumer projects', problem === undefi
       run(app, 'npx', ['kube-inference', 'render', join(ROOT, 'test', 'fixtures', 'llsd', 'two-stacks.yaml'), '-o', rendered]);
       expect(readFileSync(join(rendered, 'ai.team-a.k8s.yaml'), 'utf8')).toContain('install-provider.sh');
       expect(run(app, 'npx', ['kube-inference', 'validate', '--strict', rendered])).toBe('');
+      // Asking the cluster needs the optional peer @kubernetes/client-node, which the project has not installed.
+      const server = spawnSync('npx', ['kube-inference', 'validate', '--server', rendered], { cwd: app, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+      expect({ code: server.status, stderr: server.stderr }).toEqual({
+        code: 1,
+        stderr: expect.stringContaining('an optional peer dependency this installation lacks: install it beside kube-inference-constructs '
+          + '(npm install @kubernetes/client-node@^1.4.0), or validate offline without --server.'),
+      });
     });
   });
 
