@@ -1,5 +1,6 @@
 import { ApiObject, App, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
+import { OBJECTS_CHECKED_BY_CALLER_CONTEXT } from './unique-objects';
 import { COLLECT_WARNINGS_CONTEXT, warningsOf } from './warnings';
 
 /** Manifests synthesised in memory, with the warnings raised while building them. */
@@ -24,6 +25,8 @@ export function synthesizeObjects(
 ): SynthesizedObjects {
   const app = new App({ outdir: '/nonexistent' }); // never written to disk
   app.node.setContext(COLLECT_WARNINGS_CONTEXT, true);
+  // Objects rendered twice are the caller's to report, naming its inputs (render's claimObjects).
+  app.node.setContext(OBJECTS_CHECKED_BY_CALLER_CONTEXT, true);
   const beside = new Chart(app, 'neighbours');
   neighbours.forEach((o, i) => new ApiObject(beside, `object-${i}`, o as any));
   const chart = new Chart(app, 'objects', { namespace });

@@ -14,6 +14,7 @@ import { apiJson, defineCustomResource, defineObject } from '../kubernetes-objec
 import { LABEL_DOMAIN, standardLabels } from '../labels';
 import { defaultMergeImage } from '../run-config/merge-image';
 import { servedModelId } from '../run-config/served-models';
+import { checkObjectsUniqueInApp } from '../unique-objects';
 import { addWarning } from '../warnings';
 import { DEFAULT_DISTRIBUTION_CONFIG_PATHS, Distribution } from './distribution';
 import { ExternalProviders, ImagePullPolicy } from './external-providers';
@@ -363,6 +364,7 @@ export class LlamaStackWithProviders extends Construct {
 
   public constructor(scope: Construct, id: string, props: LlamaStackWithProvidersProps) {
     super(scope, id);
+    checkObjectsUniqueInApp(this);
     this.name = props.name ?? Names.toDnsLabel(this, { maxLen: MAX_NAME_LENGTH });
     const problems = new ProblemCollector();
     const validated = validateProps(props, this.name, problems, (m) => addWarning(this, m));

@@ -2,6 +2,7 @@ import { ApiObject, ApiObjectMetadata, Chart, Names } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DNS1035_LABEL, DNS1123_LABEL, ShapeChecker } from '../checks';
 import { Problem, ProblemCollector, ValidationError } from '../errors';
+import { checkObjectsUniqueInApp } from '../unique-objects';
 import { addWarning } from '../warnings';
 import { commonLabels, podLabels, PROVIDER_ANNOTATION, propagatedLabels, resourceLabels, SELECTION_REASON_ANNOTATION } from './metadata';
 import { checkOverrides } from './overrides';
@@ -81,6 +82,7 @@ export class ModelDeployment extends Construct {
 
   public constructor(scope: Construct, id: string, props: ModelDeploymentProps) {
     super(scope, id);
+    checkObjectsUniqueInApp(this);
     const subject = `ModelDeployment '${this.node.path}'`;
     const { metadata = {}, providers, clusterApiVersions, ...spec } = props;
 
