@@ -11,22 +11,43 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const target = join(root, 'API.md');
 const out = mkdtempSync(join(tmpdir(), 'docgen-'));
-try {
+/** Runs TypeDoc on one entry point into `dir`; returns its one Markdown page. */
+function typedoc(entryPoint, name, dir, logLevel) {
   execFileSync(join(root, 'node_modules', '.bin', 'typedoc'), [
     '--plugin', 'typedoc-plugin-markdown',
     '--router', 'module',
-    '--entryPoints', 'src/index.ts',
+    '--entryPoints', entryPoint,
     '--tsconfig', 'tsconfig.json',
-    '--out', out,
+    '--out', dir,
     '--readme', 'none',
     '--disableSources', // source links would carry commit hashes: not deterministic
     '--excludePrivate',
     '--hideGenerator',
-    '--name', 'kube-inference-constructs API',
-    '--logLevel', 'Warn',
+    '--name', name,
+    '--logLevel', logLevel,
   ], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  return readFileSync(join(dir, 'README.md'), 'utf8');
+}
+
+/**
+ * The page of `kube-inference-constructs/pulumi`, to follow the main one in API.md: its declarations are
+ * headed `pulumi.<Name>` and linked so (the main page has a LlamaStackWithProviders of its own). Types of
+ * the main entry point it refers to are named, not linked (TypeDoc reports them: logged at error level only).
+ */
+function pulumiSection(page) {
+  const names = [...page.matchAll(/^### (\w+)$/gm)].map((m) => m[1]);
+  const renamed = new Set(names.map((n) => n.toLowerCase()));
+  return page
+    .replace(/^\*\*kube-inference-constructs\/pulumi\*\*\n\n\*\*\*\n\n/, '')
+    .replace(/^### (\w+)$/gm, '### pulumi.$1')
+    .replace(/\]\(#(\w+)\)/g, (link, anchor) => (renamed.has(anchor) ? `](#pulumi${anchor})` : link));
+}
+
+try {
+  const main = typedoc('src/index.ts', 'kube-inference-constructs API', join(out, 'main'), 'Warn');
+  const pulumi = pulumiSection(typedoc('src/pulumi/index.ts', 'kube-inference-constructs/pulumi', join(out, 'pulumi'), 'Error'));
   const generated = '<!-- Generated from the TypeScript source by `npx projen docgen`; do not edit by hand. -->\n\n'
-    + readFileSync(join(out, 'README.md'), 'utf8');
+    + `${main}\n***\n\n${pulumi}`;
 
   if (!process.argv.includes('--check')) {
     writeFileSync(target, generated);

@@ -341,6 +341,12 @@ export class LlamaStackWithProviders extends Construct {
   public readonly serviceName: string;
   /** Port of the Service. */
   public readonly port: number;
+  /**
+   * The server's base URL inside the cluster, for its clients: `http://<name>-service.<namespace>.svc.cluster.local:<port>`
+   * (`https://` with `tls`; `http://<name>-service:<port>`, reachable from the same namespace only, when
+   * neither `namespace` nor the chart's is set).
+   */
+  public readonly url: string;
   /** Names of the ConfigMaps this construct rendered (not the user's own). */
   public readonly configMapNames: string[] = [];
   /** The rendered Deployment. */
@@ -386,6 +392,8 @@ export class LlamaStackWithProviders extends Construct {
     const podAnnotations: Record<string, string> = {};
 
     const namespace = props.namespace ?? Chart.of(this).namespace;
+    const host = namespace === undefined ? this.serviceName : `${this.serviceName}.${namespace}.svc.cluster.local`;
+    this.url = `${props.tls ? 'https' : 'http'}://${host}:${this.port}`;
     let configMap: PodPlan['configMap'];
     if (props.userConfig?.configMapName !== undefined) {
       configMap = userConfigMap(this, props.userConfig, configFileName, namespace, problems);

@@ -152,6 +152,8 @@ export class LlamaStackWithProviders extends pulumi.ComponentResource {
   public readonly serviceName: pulumi.Output<string>;
   /** Port of the Service. */
   public readonly servicePort: pulumi.Output<number>;
+  /** The server's base URL inside the cluster (`http://<name>-service.<namespace>.svc.cluster.local:<port>`); the namespace may be an output. */
+  public readonly url: pulumi.Output<string>;
   /** Names of the ConfigMaps the component rendered. */
   public readonly configMapNames: pulumi.Output<string[]>;
   /** The ids the server lists the `models` under (`<providerId>/<model>`), what a client names in a chat completion. */
@@ -191,8 +193,9 @@ export class LlamaStackWithProviders extends pulumi.ComponentResource {
     this.servicePort = pulumi.output(built.port);
     this.configMapNames = pulumi.output(built.configMapNames);
     this.modelIds = pulumi.output(built.modelIds);
+    this.url = deferred.output(built.url);
     this.registerOutputs({
-      serviceName: this.serviceName, servicePort: this.servicePort, configMapNames: this.configMapNames, modelIds: this.modelIds,
+      serviceName: this.serviceName, servicePort: this.servicePort, configMapNames: this.configMapNames, modelIds: this.modelIds, url: this.url,
     });
   }
 }

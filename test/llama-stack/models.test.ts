@@ -34,9 +34,13 @@ describe('LlamaStackWithProviders models', () => {
     const chart = new Chart(new App(), 'c', { namespace: 'ai' });
     const model = new ModelDeployment(chart, 'model', { ...GPU, metadata: { name: 'llama-8b' } });
     const stack = new LlamaStackWithProviders(chart, 'stack', {
-      distribution: { name: 'starter' }, models: [model.endpoint], userConfig: { config: { version: 2, providers: { inference: [] } } },
+      name: 'assistant', distribution: { name: 'starter' }, models: [model.endpoint], userConfig: { config: { version: 2, providers: { inference: [] } } },
     });
     expect(stack.modelIds).toEqual(['llama-8b/meta-llama/Llama-3.1-8B-Instruct']);
+    // The server's own URL, for its clients (https with tls).
+    expect(stack.url).toBe('http://assistant-service.ai.svc.cluster.local:8321');
+    expect(new LlamaStackWithProviders(chart, 'tls', { name: 'secure', distribution: { name: 'starter' }, tls: { secretName: 'tls' } }).url)
+      .toBe('https://secure-service.ai.svc.cluster.local:8321');
     const manifests = Testing.synth(chart);
     const config = manifests.find((m) => m.kind === 'ConfigMap' && m.metadata.name.endsWith('-config'));
     expect(parse(config.data['config.yaml']).providers.inference).toEqual([{

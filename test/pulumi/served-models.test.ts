@@ -18,6 +18,7 @@ describe('Pulumi: a ModelDeployment served through a LlamaStackWithProviders', (
     const stack = new LlamaStackWithProviders('served', { namespace: 'ai', distribution: { name: 'starter' }, models: [model.endpoint] });
     await settled(stack.resources);
     expect(await valueOf(stack.modelIds)).toEqual(['llama-8b/meta-llama/Llama-3.1-8B-Instruct']);
+    expect(await valueOf(stack.url)).toBe('http://served-service.ai.svc.cluster.local:8321');
     const args = mergeArgs('served');
     expect(JSON.parse(args[args.indexOf('--served-models') + 1]))
       .toEqual([{ providerId: 'llama-8b', url: 'http://llama-8b-frontend.models.svc.cluster.local:8000/v1', model: 'meta-llama/Llama-3.1-8B-Instruct' }]);
