@@ -59,7 +59,8 @@ export interface PulumiStackModel extends Omit<cdk8s.StackModel, 'url' | 'namesp
  * values users typically take from other resources may be Pulumi inputs.
  */
 export interface LlamaStackWithProvidersArgs extends Omit<cdk8s.LlamaStackWithProvidersProps,
-'namespace' | 'distribution' | 'mergeImage' | 'serviceAccountName' | 'userConfig' | 'externalProviders' | 'models'> {
+'namespace' | 'distribution' | 'mergeImage' | 'serviceAccountName' | 'userConfig' | 'externalProviders' | 'models' | 'tls' | 'caBundle'
+| 'imagePullSecrets' | 'storage'> {
   /**
    * Namespace of every rendered object (e.g. `namespace.metadata.name`).
    * @default - the provider's default namespace
@@ -92,6 +93,28 @@ export interface LlamaStackWithProvidersArgs extends Omit<cdk8s.LlamaStackWithPr
    * @default - none
    */
   readonly externalProviders?: PulumiExternalProviders;
+  /**
+   * The server's own TLS, as in the cdk8s construct; the Secret's name may be an output (e.g. of a
+   * cert-manager `Certificate`'s Secret).
+   * @default - plain HTTP
+   */
+  readonly tls?: Omit<cdk8s.ServerTlsOptions, 'secretName'> & { readonly secretName: pulumi.Input<string> };
+  /**
+   * Certificate authorities the server trusts, as in the cdk8s construct; the ConfigMap's name may be an output.
+   * @default - the image's trust store
+   */
+  readonly caBundle?: Omit<cdk8s.CaBundleOptions, 'configMapName'> & { readonly configMapName: pulumi.Input<string> };
+  /**
+   * Secrets to pull the images with; their names may be outputs.
+   * @default - none
+   */
+  readonly imagePullSecrets?: pulumi.Input<string>[];
+  /**
+   * The server's storage, as in the cdk8s construct; an existing claim's and a storage class's names may be outputs.
+   * @default - an emptyDir
+   */
+  readonly storage?: Omit<cdk8s.StorageOptions, 'existingClaimName' | 'storageClassName'>
+  & { readonly existingClaimName?: pulumi.Input<string>; readonly storageClassName?: pulumi.Input<string> };
   /**
    * Models served in the cluster that the server serves through its own API: a `ModelDeployment`'s
    * `endpoint` as it is (`models: [model.endpoint]`), whose URL may be an output.
@@ -172,6 +195,14 @@ export class LlamaStackWithProviders extends pulumi.ComponentResource {
       distribution: { ...args.distribution, image: deferred.placeholder(args.distribution.image, 'image') },
       mergeImage: deferred.placeholder(args.mergeImage, 'image'),
       serviceAccountName: deferred.placeholder(args.serviceAccountName, 'name'),
+      tls: args.tls && { ...args.tls, secretName: deferred.placeholder(args.tls.secretName, 'name') as string },
+      caBundle: args.caBundle && { ...args.caBundle, configMapName: deferred.placeholder(args.caBundle.configMapName, 'name') as string },
+      imagePullSecrets: args.imagePullSecrets?.map((secret) => deferred.placeholder(secret, 'name') as string),
+      storage: args.storage && {
+        ...args.storage,
+        existingClaimName: deferred.placeholder(args.storage.existingClaimName, 'name'),
+        storageClassName: deferred.placeholder(args.storage.storageClassName, 'name'),
+      },
       ...userConfigProps(args, deferred, problems),
       models: modelsProps(args, deferred, problems),
       externalProviders: args.externalProviders && Object.fromEntries(Object.entries(args.externalProviders).map(([section, list]) => [

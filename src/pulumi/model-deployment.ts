@@ -6,9 +6,9 @@ import { renderComponent } from './render-component';
 
 /**
  * Args of the Pulumi {@link ModelDeployment}: the props of the cdk8s construct, where the
- * namespace, the image and the Hugging Face token's Secret name may be Pulumi inputs.
+ * namespace, the image and the names of the Secrets and the ServiceAccount may be Pulumi inputs.
  */
-export interface ModelDeploymentArgs extends Omit<cdk8s.ModelDeploymentProps, 'metadata' | 'image' | 'secrets'> {
+export interface ModelDeploymentArgs extends Omit<cdk8s.ModelDeploymentProps, 'metadata' | 'image' | 'secrets' | 'imagePullSecrets' | 'serviceAccountName'> {
   /**
    * Name of the rendered resources.
    * @default - the component's name
@@ -34,6 +34,16 @@ export interface ModelDeploymentArgs extends Omit<cdk8s.ModelDeploymentProps, 'm
    * @default - none
    */
   readonly secrets?: { readonly huggingFaceToken?: pulumi.Input<string> };
+  /**
+   * Secrets to pull the serving images with; their names may be outputs.
+   * @default []
+   */
+  readonly imagePullSecrets?: pulumi.Input<string>[];
+  /**
+   * The ServiceAccount the serving pods run as; its name may be an output.
+   * @default - the provider's default
+   */
+  readonly serviceAccountName?: pulumi.Input<string>;
 }
 
 /**
@@ -69,12 +79,14 @@ export class ModelDeployment extends pulumi.ComponentResource {
   public constructor(name: string, args: ModelDeploymentArgs, opts?: pulumi.ComponentResourceOptions) {
     super('kube-inference:model-deployment:ModelDeployment', name, {}, opts);
     const deferred = new DeferredValues();
-    const { name: objectName, namespace, metadata, image, secrets, ...spec } = args;
+    const { name: objectName, namespace, metadata, image, secrets, imagePullSecrets, serviceAccountName, ...spec } = args;
     const props: cdk8s.ModelDeploymentProps = {
       ...spec,
       metadata: { ...metadata, name: objectName ?? name, namespace: deferred.placeholder(namespace, 'name') },
       image: deferred.placeholder(image, 'image'),
       secrets: secrets && { huggingFaceToken: deferred.placeholder(secrets.huggingFaceToken, 'name') },
+      imagePullSecrets: imagePullSecrets?.map((secret) => deferred.placeholder(secret, 'name') as string),
+      serviceAccountName: deferred.placeholder(serviceAccountName, 'name'),
     };
 
     const { construct: built, resources } = renderComponent(this, name, props, deferred, (scope, id, p) => new cdk8s.ModelDeployment(scope, id, p));

@@ -75,6 +75,38 @@ describe('Pulumi LlamaStackWithProviders', () => {
     expect(JSON.stringify(ofComponent('deferred').map((r) => r.inputs))).not.toMatch(/deferred-[0-9a-f]{16}-\d/);
   });
 
+  test('the names of the TLS Secret, the CA bundle ConfigMap, image pull Secrets and storage may be outputs; the objects equal the cdk8s construct\'s', async () => {
+    const secret = new k8s.core.v1.Secret('tls-secret', { metadata: { name: 'stack-tls' } });
+    const cas = new k8s.core.v1.ConfigMap('cas', { metadata: { name: 'trusted-cas' } });
+    const pull = new k8s.core.v1.Secret('pull', { metadata: { name: 'registry-login' } });
+    const claim = new k8s.core.v1.PersistentVolumeClaim('claim', { metadata: { name: 'stack-data' }, spec: { accessModes: ['ReadWriteOnce'] } });
+    const plain = {
+      tls: { secretName: 'stack-tls' },
+      caBundle: { configMapName: 'trusted-cas' },
+      imagePullSecrets: ['registry-login'],
+      storage: { existingClaimName: 'stack-data' },
+    };
+    const component = new LlamaStackWithProviders('names', {
+      namespace: 'ai',
+      distribution: { name: 'starter' },
+      tls: { secretName: secret.metadata.name },
+      caBundle: { configMapName: cas.metadata.name },
+      imagePullSecrets: [pull.metadata.name],
+      storage: { existingClaimName: claim.metadata.name },
+    });
+    await settled(component.resources);
+    const chart = Testing.chart();
+    new cdk8s.LlamaStackWithProviders(chart, 'x', { name: 'names', namespace: 'ai', distribution: { name: 'starter' }, ...plain });
+    const key = (o: any) => `${o.kind}/${o.metadata.name}`;
+    const actual = ofComponent('names').map((r) => r.inputs);
+    expect(actual.map(key).sort()).toEqual(Testing.synth(chart).map(key).sort());
+    for (const object of Testing.synth(chart)) expect(actual.find((o) => key(o) === key(object))).toEqual(object);
+    expect(await valueOf(component.url)).toBe('https://names-service.ai.svc.cluster.local:8321');
+    expect(JSON.stringify(actual)).toMatch(/stack-tls[^]*trusted-cas|trusted-cas[^]*stack-tls/);
+    expect(JSON.stringify(actual)).toContain('"imagePullSecrets":[{"name":"registry-login"}]');
+    expect(JSON.stringify(actual)).toContain('"claimName":"stack-data"');
+  });
+
   test('a ConfigMap of the program: its name, and its content hashed into the pods\' template, so changing it rolls them', async () => {
     const hashOf = async (name: string, data: Record<string, string>) => {
       const cm = new k8s.core.v1.ConfigMap(`${name}-cm`, { metadata: { name: 'stack-config' }, data });

@@ -52,6 +52,17 @@ describe('Pulumi ModelDeployment', () => {
     expect(JSON.stringify(resource)).not.toMatch(/deferred-[0-9a-f]{16}-\d/);
   });
 
+  test('image pull Secrets and the ServiceAccount may be outputs', async () => {
+    const pull = new k8s.core.v1.Secret('pull-md', { metadata: { name: 'registry-login' } });
+    const account = new k8s.core.v1.ServiceAccount('sa-md', { metadata: { name: 'serving' } });
+    const component = new ModelDeployment('names-md', { ...GPU_VLLM, namespace: 'models', imagePullSecrets: [pull.metadata.name], serviceAccountName: account.metadata.name });
+    await settled(component.resources);
+    const chart = Testing.chart();
+    new cdk8s.ModelDeployment(chart, 'x', { ...GPU_VLLM, metadata: { name: 'names-md', namespace: 'models' }, imagePullSecrets: ['registry-login'], serviceAccountName: 'serving' });
+    expect(ofComponent('names-md').map((r) => r.inputs)).toEqual(Testing.synth(chart));
+    expect(JSON.stringify(Testing.synth(chart))).toMatch(/registry-login[^]*serving|serving[^]*registry-login/);
+  });
+
   test('invalid specs fail with the construct\'s messages before anything is registered', () => {
     expect(() => new ModelDeployment('bad', { ...GPU_VLLM, engine: { type: 'vllm', args: { '--x': '1' } } as any })).toThrow(/engine\.args/);
     expect(registered.some((r) => r.name.startsWith('bad-'))).toBe(false);
