@@ -6,6 +6,7 @@
 export { ValidationError } from './errors';
 export type { Problem } from './errors';
 export { warningsOf, COLLECT_WARNINGS_CONTEXT } from './warnings';
+export { synthForSnapshot } from './snapshot';
 export { LABEL_DOMAIN } from './labels';
 
 // LlamaStackWithProviders: an OGX (formerly Llama Stack) server with deploy-time external providers.

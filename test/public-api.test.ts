@@ -11,7 +11,8 @@ test('the root entry point exports the public API only', () => {
     'LLAMA_STACK_RELEASES', 'LlamaStackWithProviders', 'MAX_PROVIDER_KEY_LENGTH', 'MERGE_IMAGE_REPOSITORY', 'MODEL_DEPLOYMENT_API_VERSIONS',
     'MODEL_DEPLOYMENT_KIND', 'MODEL_DEPLOYMENT_LABEL', 'MODEL_SOURCES', 'ModelDeployment', 'OPENAI_BASE_PATH', 'PROVIDER_ANNOTATION',
     'PROVIDER_LABEL', 'ProviderRegistry', 'RunConfigError', 'SELECTION_REASON_ANNOTATION', 'SERVER_RELEASES', 'SERVING_MODES', 'UnwritableValueError',
-    'ValidationError', 'defaultMergeImage', 'distributionImage', 'providerKey', 'renderModelDeploymentDocument', 'translateStatus', 'warningsOf',
+    'ValidationError', 'defaultMergeImage', 'distributionImage', 'providerKey', 'renderModelDeploymentDocument', 'synthForSnapshot', 'translateStatus',
+    'warningsOf',
   ]);
 });
 
