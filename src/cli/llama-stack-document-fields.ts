@@ -85,6 +85,8 @@ export const LLAMA_STACK_DOCUMENT_FIELDS: Fields = {
       // Deploy-time providers: llama-stack-k8s-operator PR #240 (closed), whose design this renders;
       // the construct checks every entry.
       externalProviders: rendered(),
+      // The construct's `models`: models served in the cluster, served through the server's own API.
+      models: rendered(undefined, { url: rendered(), model: rendered(), providerId: rendered() }),
       // The construct's: the operator's shape has no pull secrets, no choice of health check and no
       // pod security settings (OpenShift's assigned ids).
       imagePullSecrets: rendered(),

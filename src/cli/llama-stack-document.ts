@@ -70,6 +70,7 @@ const FIELDS = new DocumentFields([
   ['userConfig', 'spec.server.userConfig'],
   ['storage', 'spec.server.storage'],
   ['externalProviders', 'spec.server.externalProviders'],
+  ['models', 'spec.server.models'],
   ['network.expose', 'spec.network.exposeRoute'],
   ['network', 'spec.network'],
 ], (field) => `spec.server.${field}`);
@@ -165,6 +166,7 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
     userConfig: userConfig && { configMapName: userConfig.configMapName, configMapKey: userConfig.configMapKey, config: userConfig.config },
     storage: server!.storage,
     externalProviders: externalProviders as LlamaStackWithProvidersProps['externalProviders'],
+    models: server!.models,
     // The operator's shape is a list of { name }; the construct takes the names.
     imagePullSecrets: Array.isArray(server!.imagePullSecrets)
       ? server!.imagePullSecrets.map((s: unknown) => (typeof s === 'object' && s !== null ? (s as { name?: unknown }).name : s))

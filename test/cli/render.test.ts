@@ -73,6 +73,28 @@ describe('kube-inference render', () => {
     expect(r.stderr).toContain("Rename it, e.g. 'my-provider'");
   });
 
+  test('spec.server.models: a model served in the cluster, served through the server (the construct\'s models); a typo named', async () => {
+    const doc = `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: team-a, namespace: ai}
+spec:
+  server:
+    distribution: {name: starter}
+    models: [{url: "http://llama-8b-frontend.models.svc.cluster.local:8000/v1", model: meta-llama/Llama-3.1-8B-Instruct, providerId: llama-8b}]
+`;
+    const r = await cli(['render', '-'], { stdin: doc });
+    expect(r.code).toBe(0);
+    const merge = parseAllDocuments(r.stdout).map((d) => d.toJS()).find((d) => d.kind === 'Deployment').spec.template.spec.initContainers
+      .find((c: any) => c.name === 'merge-config');
+    expect(JSON.parse(merge.args[merge.args.indexOf('--served-models') + 1])).toEqual([
+      { providerId: 'llama-8b', url: 'http://llama-8b-frontend.models.svc.cluster.local:8000/v1', model: 'meta-llama/Llama-3.1-8B-Instruct' },
+    ]);
+    const typo = await cli(['render', '-'], { stdin: doc.replace('model: meta', 'modle: meta') });
+    expect(typo.stderr).toContain("  - spec.server.models[0].modle: unknown field; did you mean 'model'? (expected one of: url, model, providerId)");
+    const bad = await cli(['render', '-'], { stdin: doc.replace('http://llama', 'ftp://llama') });
+    expect(bad.stderr).toContain('  - spec.server.models[0].url: "ftp://llama-8b-frontend.models.svc.cluster.local:8000/v1" is not an http:// or https:// URL');
+  });
+
   test('the merge image: the annotation kube-inference.io/merge-image, checked as the construct\'s mergeImage', async () => {
     const withImage = (image: string) => readFileSync(FIXTURE, 'utf8').replace('    kube-inference.io/server-version: "0.7"', `    kube-inference.io/server-version: "0.7"\n    kube-inference.io/merge-image: ${JSON.stringify(image)}`);
     const r = await cli(['render', '-'], { stdin: withImage('registry.example.com/kube-inference/merge:0.1.0') });
