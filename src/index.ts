@@ -29,6 +29,17 @@ export { SERVER_RELEASES, DEFAULT_SERVER_VERSION, LLAMA_STACK_RELEASES, DEFAULT_
 export type { DistributionImages, LlamaStackRelease, ServerEnvNames, ServerRelease } from './run-config/releases';
 export { providerKey, MAX_PROVIDER_KEY_LENGTH } from './run-config/provider-id';
 export { defaultMergeImage, MERGE_IMAGE_REPOSITORY } from './run-config/merge-image';
+// The merge functions the merge-config step runs, free of file-system access (docs/merge-config.md).
+export { mergeRunConfig } from './run-config/merge';
+export type { MergeChange, MergeOptions, MergeResult, MergeWarning, ReplacedProvider, ServedModelChange } from './run-config/merge';
+export { parseProviderMetadata } from './run-config/provider-metadata';
+export type { MetadataOwner, ProviderMetadata, ProviderPackageInfo, ProviderPackageSpec } from './run-config/provider-metadata';
+export { CRD_SECTION_BY_API, LLAMA_STACK_APIS } from './run-config/apis';
+export type { LlamaStackApi } from './run-config/apis';
+export type { ResolvedExternalProvider } from './run-config/external-providers';
+export type { ServedModel } from './run-config/served-models';
+export type { ServerTransport, TlsFiles } from './run-config/server-transport';
+export type { PlacedServiceAddress, ProviderServiceAddressSpec, ServiceAddress, ServicePartMode } from './run-config/service-address';
 export { RunConfigError } from './run-config/errors';
 export type { RunConfigIssue } from './run-config/errors';
 export { UnwritableValueError } from './run-config/render';
