@@ -18,7 +18,6 @@ const project = new typescript.TypeScriptProject({
   bugsUrl: 'https://github.com/kube-inference/kube-inference-constructs/issues',
 
   deps: [
-    'cdk8s-plus-28@^2.5.0',
     'yaml@^2.8.0',
     'ajv@^8.17.0',
     // Schemas of the core Kubernetes kinds (v4: the last line that ships CommonJS).
@@ -33,7 +32,10 @@ const project = new typescript.TypeScriptProject({
   // says to install it when it is missing.
   peerDeps: ['cdk8s@^2.68.12', 'constructs@^10.3.0', '@pulumi/pulumi@^3.100.0', '@pulumi/kubernetes@^4.10.0', '@kubernetes/client-node@^1.4.0'],
   devDeps: [
-    'cdk8s-cli@^2.200.0', 'typedoc@^0.28.0', 'typedoc-plugin-markdown@^4.9.0', 'ts-node@^10.9.2', 'esbuild@^0.25.0',
+    'cdk8s-cli@^2.200.0',
+    // What a cdk8s app of today's template uses beside this library: the tests pass its objects as references.
+    'cdk8s-plus-33@^2.5.0',
+    'typedoc@^0.28.0', 'typedoc-plugin-markdown@^4.9.0', 'ts-node@^10.9.2', 'esbuild@^0.25.0',
     // Bundled into src/schema/vendor/cel-js.cjs by scripts/vendor-cel.mjs, not a runtime dependency.
     '@marcbachmann/cel-js@8.0.0',
   ],

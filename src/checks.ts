@@ -62,6 +62,18 @@ export function describeValue(value: unknown): string {
  * Validates and reads fields of untrusted objects. Every method records a problem (and returns
  * `undefined`) instead of throwing, so one pass reports every mistake.
  */
+/**
+ * Whether an `apiVersion` is of Kubernetes' own API groups (`v1`, `apps/v1`, `*.k8s.io`), as opposed to
+ * a custom resource's (a group with a dot of its own, such as `kaito.sh`).
+ */
+export function isKubernetesApiVersion(apiVersion: string): boolean {
+  const group = apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
+  return !group.includes('.') || group.endsWith('.k8s.io');
+}
+
+/** What a DNS-1123 subdomain is, for messages. */
+export const SUBDOMAIN_HINT = 'a DNS-1123 subdomain (at most 253 lower-case letters, digits, "-" and ".")';
+
 export class ShapeChecker {
   public constructor(public readonly problems: ProblemCollector) {}
 

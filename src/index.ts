@@ -8,6 +8,13 @@ export type { Problem } from './errors';
 export { warningsOf, COLLECT_WARNINGS_CONTEXT } from './warnings';
 export { synthForSnapshot } from './snapshot';
 export { LABEL_DOMAIN } from './labels';
+// Pod-level values both constructs take, as the API server reads them, and references to objects by name.
+export type {
+  EnvValue, EnvVar, EnvVarSource, KeySelector, Probe, Toleration, TopologySpreadConstraint, Volume, VolumeMount,
+} from './pod-spec';
+export { nameOf } from './object-reference';
+export type { NamedObject, ObjectReference } from './object-reference';
+export type { CdkPlusModule, PlusServiceProps } from './plus-service';
 
 // LlamaStackWithProviders: an OGX (formerly Llama Stack) server with deploy-time external providers.
 export { LlamaStackWithProviders } from './llama-stack/llama-stack-with-providers';
@@ -50,8 +57,10 @@ export { ModelDeployment } from './model-deployment/model-deployment';
 export type { ModelDeploymentProps, ModelEndpoint } from './model-deployment/model-deployment';
 export { ENGINE_TYPES, MODEL_SOURCES, SERVING_MODES } from './model-deployment/types';
 export type {
-  ComponentScalingSpec, EngineSpec, EngineType, EnvVar, EnvVarSource, GpuSpec, KeySelector, ModelDeploymentSpec, ModelSource, ModelSpec,
-  PodMetadataSpec, PodTemplateSpec, ProviderSpec, ResourcesSpec, ScalingSpec, SecretsSpec, ServingMode, ServingSpec, Toleration,
+  ComponentScalingSpec, EngineSpec, EngineType, GpuSpec, ModelDeploymentSpec, ModelSource, ModelSpec,
+  PodMetadataSpec, PodTemplateSpec, ProviderSpec, ResourcesSpec,
+  KaitoOverrides, DynamoOverrides, DynamoRoleOverrides, KubeRayOverrides, ComponentResourcesOverrides, ProviderOverridesByName,
+  NamedProviderSpec, SelectedProviderSpec, ScalingSpec, SecretsSpec, ServingMode, ServingSpec,
 } from './model-deployment/types';
 export { PROVIDER_ANNOTATION, PROVIDER_LABEL, MODEL_DEPLOYMENT_LABEL, SELECTION_REASON_ANNOTATION } from './model-deployment/metadata';
 export { translateStatus } from './model-deployment/translate-status';

@@ -12,7 +12,7 @@ import type { IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 
 // The core objects the constructs render, written as the JSON the API server reads and rendered by
 // cdk8s's own ApiObject, which drops undefined values and sorts keys as the generated classes' output
-// did. cdk8s-plus-28's generated classes would cost 2.7 MB of JavaScript at every start of the CLI for
+// did. cdk8s-plus's generated classes would cost megabytes of JavaScript at every start of the CLI for
 // the kinds it renders; the types are only types (`kubernetes-models`), erased at build time.
 
 /** The kinds the constructs render, with their types. */
@@ -44,21 +44,6 @@ const API_VERSIONS: { readonly [K in keyof Kinds]: string } = {
 /** Defines an object of `kind` from its body (what follows `apiVersion` and `kind`). */
 export function defineObject<K extends keyof Kinds>(scope: Construct, id: string, kind: K, body: Omit<Kinds[K], 'apiVersion' | 'kind'>): ApiObject {
   return new ApiObject(scope, id, { apiVersion: API_VERSIONS[kind], kind, ...body });
-}
-
-/**
- * A value of cdk8s's generated types as the API server reads it. Those types wrap quantities and
- * int-or-strings in classes (`Quantity.fromString('1Mi')`) whose JSON is the wrapped `value`; the
- * same field read from YAML is the plain value already. Every other object is plain data.
- */
-export function apiJson<T>(value: unknown): T {
-  if (Array.isArray(value)) return value.map((v) => apiJson(v)) as T;
-  if (value === null || typeof value !== 'object') return value as T;
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null && 'value' in value) {
-    return (value as { value: unknown }).value as T;
-  }
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, apiJson(v)])) as T;
 }
 
 /**

@@ -43,7 +43,7 @@ test('docs/model-deployment.md: the spec table has a row for every field of the 
   const types = interfaces('src/model-deployment/types.ts');
   const parts: Record<string, string> = {
     model: 'ModelSpec',
-    provider: 'ProviderSpec',
+    provider: 'SelectedProviderSpec', // ProviderSpec is SelectedProviderSpec or a named provider's: the same two fields
     engine: 'EngineSpec',
     serving: 'ServingSpec',
     scaling: 'ScalingSpec',

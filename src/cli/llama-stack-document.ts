@@ -44,16 +44,21 @@ export const OPERATOR_SELECTOR_ANNOTATION = `${LABEL_DOMAIN}/operator-selector`;
  */
 export const MERGE_IMAGE_ANNOTATION = `${LABEL_DOMAIN}/merge-image`;
 
-// Props fields and where they live in a LlamaStackDistribution document, so that validation messages
-// name the field the user actually wrote; other fields are under spec.server.
-const FIELDS = new DocumentFields([
+/** The props fields a server document (a LlamaStackDistribution, an OGXServer) holds in its metadata. */
+export const METADATA_FIELDS: ReadonlyArray<readonly [string, string]> = [
   ['name', 'metadata.name'],
   ['namespace', 'metadata.namespace'],
   ['labels', 'metadata.labels'],
   ['serverVersion', `metadata.annotations.${SERVER_VERSION_ANNOTATION}`],
-  ['llamaStackVersion', `metadata.annotations.${LLAMA_STACK_VERSION_ANNOTATION}`],
   ['kubernetesVersion', `metadata.annotations.${KUBERNETES_VERSION_ANNOTATION}`],
   ['mergeImage', `metadata.annotations.${MERGE_IMAGE_ANNOTATION}`],
+];
+
+// Props fields and where they live in a LlamaStackDistribution document, so that validation messages
+// name the field the user actually wrote; other fields are under spec.server.
+const FIELDS = new DocumentFields([
+  ...METADATA_FIELDS,
+  ['llamaStackVersion', `metadata.annotations.${LLAMA_STACK_VERSION_ANNOTATION}`],
   ['replicas', 'spec.replicas'],
   ['distribution', 'spec.server.distribution'],
   ['port', 'spec.server.containerSpec.port'],

@@ -4,7 +4,8 @@ import { Problem, ProblemCollector, ValidationError } from '../errors';
 import { AllowedFrom, LlamaStackWithProviders, LlamaStackWithProvidersProps } from '../llama-stack';
 import { DocumentFields } from './document-fields';
 import {
-  KUBERNETES_VERSION_ANNOTATION, LLAMA_STACK_VERSION_ANNOTATION, MERGE_IMAGE_ANNOTATION, OPERATOR_SELECTOR_ANNOTATION, SERVER_VERSION_ANNOTATION,
+  KUBERNETES_VERSION_ANNOTATION, LLAMA_STACK_VERSION_ANNOTATION, MERGE_IMAGE_ANNOTATION, METADATA_FIELDS, OPERATOR_SELECTOR_ANNOTATION,
+  SERVER_VERSION_ANNOTATION,
 } from './llama-stack-document';
 import { MetadataFiles } from './metadata-files';
 import { appConfigMaps } from '../llama-stack/used-config-maps';
@@ -34,12 +35,7 @@ const OPENSHIFT_ROUTER_LABEL = 'network.openshift.io/policy-group';
 
 /** Where each field of the construct's props lives in an OGXServer document: the fields every document shares. */
 const OGX_SERVER_FIELDS: ReadonlyArray<readonly [string, string]> = [
-  ['name', 'metadata.name'],
-  ['namespace', 'metadata.namespace'],
-  ['labels', 'metadata.labels'],
-  ['serverVersion', `metadata.annotations.${SERVER_VERSION_ANNOTATION}`],
-  ['kubernetesVersion', `metadata.annotations.${KUBERNETES_VERSION_ANNOTATION}`],
-  ['mergeImage', `metadata.annotations.${MERGE_IMAGE_ANNOTATION}`],
+  ...METADATA_FIELDS,
   ['operatorSelector', `metadata.annotations.${OPERATOR_SELECTOR_ANNOTATION}`],
   ['distribution', 'spec.distribution'],
   ['port', 'spec.network.port'],

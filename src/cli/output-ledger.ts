@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describeFsError, readRegularFileCapped } from '../run-config/files';
+import { describeFsError, entryAt, readRegularFileCapped } from '../run-config/files';
 
 /**
  * The file in which `render -o DIR` records the files it wrote into DIR, so that the next run removes
@@ -73,13 +73,8 @@ export function removeStaleFiles(dir: string, previous: readonly string[], writt
   for (const name of [...new Set(previous)].sort()) {
     if (current.has(name)) continue;
     const target = path.join(dir, name);
-    let stat: fs.Stats;
-    try {
-      stat = fs.lstatSync(target);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw e;
-    }
+    const stat = entryAt(target);
+    if (stat === undefined) continue;
     if (!stat.isFile() && !stat.isSymbolicLink()) {
       warnings.push(`${target} was written by an earlier render and is no longer rendered, but it is not a file now: left in place.`);
       continue;

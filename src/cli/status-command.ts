@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import { readInputs } from './inputs';
 import { Command, parseCommandArgs, UsageError } from './io';
-import { isRecord } from '../checks';
+import { isKubernetesApiVersion, isRecord } from '../checks';
 import { LlamaStackStatus, llamaStackPodStatus } from '../llama-stack/pod-status';
 import { SERVER_LABEL } from '../llama-stack/provider-service';
 import { ModelDeploymentStatus } from '../model-deployment/status';
@@ -97,9 +97,7 @@ export const statusCommand: Command = {
  * resource; only its Pods carry a status `status` reads (a server's).
  */
 function isKubernetesObject(item: unknown): item is { kind: string; metadata?: { name?: string } } {
-  if (!isRecord(item) || typeof item.apiVersion !== 'string' || typeof item.kind !== 'string') return false;
-  const group = item.apiVersion.includes('/') ? item.apiVersion.split('/')[0] : '';
-  return !group.includes('.') || group.endsWith('.k8s.io');
+  return isRecord(item) && typeof item.apiVersion === 'string' && typeof item.kind === 'string' && isKubernetesApiVersion(item.apiVersion);
 }
 
 /** A Deployment of a provider's service (it carries its server's name in `kube-inference.io/server`). */

@@ -1,6 +1,7 @@
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
+import { nameOf } from '../object-reference';
 import { CaBundleOptions } from './options';
 
 // The CA bundle of `caBundle`, as the llama-stack operator wires its `tlsConfig.caBundle`
@@ -33,7 +34,7 @@ export function caBundleFile(bundle: CaBundleOptions): string {
 /** The pod's volumes for the bundle. */
 export function caBundleVolumes(bundle: CaBundleOptions): IVolume[] {
   const keys = caBundleKeys(bundle);
-  const source = { name: bundle.configMapName, items: keys.map((key) => ({ key, path: key })) };
+  const source = { name: nameOf(bundle.configMapName), items: keys.map((key) => ({ key, path: key })) };
   return keys.length === 1
     ? [{ name: VOLUME, configMap: source }]
     : [{ name: SOURCE_VOLUME, configMap: source }, { name: VOLUME, emptyDir: { sizeLimit: '16Mi' } }];

@@ -1,17 +1,14 @@
 import { createHash } from 'crypto';
 import { ApiObject, Chart, Lazy, Names } from 'cdk8s';
-import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { Construct } from 'constructs';
-import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
-import type { IToleration } from 'kubernetes-models/v1/Toleration';
-import type { ITopologySpreadConstraint } from 'kubernetes-models/v1/TopologySpreadConstraint';
-import type { IVolume } from 'kubernetes-models/v1/Volume';
-import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { ProblemCollector } from '../errors';
 import type { RouteProps } from '../imports/openshift-route.generated';
-import { apiJson, defineCustomResource, defineObject } from '../kubernetes-objects';
+import { defineCustomResource, defineObject } from '../kubernetes-objects';
 import { LABEL_DOMAIN, standardLabels } from '../labels';
+import { nameOf, ObjectReference } from '../object-reference';
+import { CdkPlusModule, plusServiceOf } from '../plus-service';
+import type { EnvValue, EnvVar, Toleration, TopologySpreadConstraint, Volume, VolumeMount } from '../pod-spec';
 import { defaultMergeImage } from '../run-config/merge-image';
 import { servedModelId } from '../run-config/served-models';
 import { checkObjectsUniqueInApp } from '../unique-objects';
@@ -91,7 +88,14 @@ export interface LlamaStackWithProvidersProps {
    * name; a `PYTHONPATH` is kept, after the provider packages.
    * @default - none
    */
-  readonly env?: k8s.EnvVar[];
+  readonly env?: EnvVar[];
+  /**
+   * Environment of the server container by name, as cdk8s-plus containers take it: a cdk8s-plus
+   * `EnvValue` of any major (`EnvValue.fromSecretValue({ secret, key })`) or `{ value }` /
+   * `{ valueFrom }`. Added after `env`; a name may be in one of them only.
+   * @default - none
+   */
+  readonly envVariables?: { [name: string]: EnvValue };
   /**
    * Resources of the server container.
    * @default - requests of 500m CPU and 1Gi memory, no limits; with `workers`, as the operator sets
@@ -167,10 +171,11 @@ export interface LlamaStackWithProvidersProps {
    */
   readonly operatorSelector?: boolean;
   /**
-   * An existing service account for the pods.
+   * An existing service account for the pods: its name, or a cdk8s-plus `IServiceAccount` / cdk8s
+   * `ApiObject`.
    * @default - a ServiceAccount `<name>-sa` of their own, rendered with them (as the operator creates one)
    */
-  readonly serviceAccountName?: string;
+  readonly serviceAccountName?: ObjectReference;
   /**
    * Mount the service account's API token into the pods. Llama Stack does not call the
    * Kubernetes API, so the token is not mounted unless asked for.
@@ -178,10 +183,11 @@ export interface LlamaStackWithProvidersProps {
    */
   readonly automountServiceAccountToken?: boolean;
   /**
-   * Names of Secrets used to pull the distribution, provider and merge images.
+   * Secrets used to pull the distribution, provider and merge images: their names, or cdk8s-plus
+   * `ISecret`s / cdk8s `ApiObject`s.
    * @default - none
    */
-  readonly imagePullSecrets?: string[];
+  readonly imagePullSecrets?: ObjectReference[];
   /**
    * More annotations of the pods (their template), for the tools that read them (a sidecar injector,
    * a metrics scraper), or a hash of configuration kept elsewhere, so that changing it rolls the pods.
@@ -198,18 +204,18 @@ export interface LlamaStackWithProvidersProps {
    * Tolerations of the pods.
    * @default - none
    */
-  readonly tolerations?: k8s.Toleration[];
+  readonly tolerations?: Toleration[];
   /**
    * More volumes of the pods (the operator's `podOverrides.volumes`), for `volumeMounts`.
    * @default - none
    */
-  readonly volumes?: k8s.Volume[];
+  readonly volumes?: Volume[];
   /**
    * More mounts of the server container (the operator's `podOverrides.volumeMounts`), of `volumes` or of
    * the construct's own volumes.
    * @default - none
    */
-  readonly volumeMounts?: k8s.VolumeMount[];
+  readonly volumeMounts?: VolumeMount[];
   /**
    * Certificate authorities the server trusts for its outgoing TLS, from a ConfigMap (the operator's
    * `tlsConfig.caBundle`): mounted at `/etc/ssl/certs/ca-bundle`, named by `SSL_CERT_FILE`.
@@ -282,7 +288,7 @@ export interface LlamaStackWithProvidersProps {
    * Topology spread constraints of the pods.
    * @default - with more than one replica, spread over regions, zones and nodes (`ScheduleAnyway`), and other nodes preferred
    */
-  readonly topologySpreadConstraints?: k8s.TopologySpreadConstraint[];
+  readonly topologySpreadConstraints?: TopologySpreadConstraint[];
   /**
    * External providers by API, installed into the pod at start-up.
    * @default - none: a plain Llama Stack server
@@ -373,7 +379,8 @@ export class LlamaStackWithProviders extends Construct {
     checkObjectsUniqueInApp(this);
     this.name = props.name ?? Names.toDnsLabel(this, { maxLen: MAX_NAME_LENGTH });
     const problems = new ProblemCollector();
-    const validated = validateProps(props, this.name, problems, (m) => addWarning(this, m));
+    const namespace = props.namespace ?? Chart.of(this).namespace;
+    const validated = validateProps(props, this.name, namespace, problems, (m) => addWarning(this, m));
     problems.throwIfAny(`LlamaStackWithProviders '${this.node.path}'`);
 
     this.port = props.port ?? 8321;
@@ -391,7 +398,6 @@ export class LlamaStackWithProviders extends Construct {
     const metadata = (name: string) => ({ name, namespace: props.namespace, labels });
     const podAnnotations: Record<string, string> = {};
 
-    const namespace = props.namespace ?? Chart.of(this).namespace;
     const host = namespace === undefined ? this.serviceName : `${this.serviceName}.${namespace}.svc.cluster.local`;
     this.url = `${props.tls ? 'https' : 'http'}://${host}:${this.port}`;
     let configMap: PodPlan['configMap'];
@@ -432,7 +438,7 @@ export class LlamaStackWithProviders extends Construct {
 
     const storageMountPath = props.storage?.mountPath ?? release.stateDir;
     const persistent = props.storage !== undefined && !props.storage.ephemeral;
-    const claimName = props.storage?.existingClaimName ?? `${this.name}-pvc`;
+    const claimName = props.storage?.existingClaimName === undefined ? `${this.name}-pvc` : nameOf(props.storage.existingClaimName);
     if (persistent && props.storage?.existingClaimName === undefined) {
       defineObject(this, 'storage', 'PersistentVolumeClaim', {
         metadata: metadata(claimName),
@@ -474,7 +480,7 @@ export class LlamaStackWithProviders extends Construct {
         restricted: props.podSecurity?.restricted ?? true,
         idsFromPlatform: props.podSecurity?.idsFromPlatform ?? false,
       },
-      env: apiJson<IEnvVar[]>(props.env ?? []),
+      env: validated.env,
       healthCheck: validated.healthCheck,
       transport: validated.transport,
       tls: props.tls,
@@ -484,8 +490,8 @@ export class LlamaStackWithProviders extends Construct {
       configSecretEnv: validated.declarative?.secretEnv ?? [],
       generatesStorage: validated.declarative?.generatesStorage,
       caBundle: props.caBundle,
-      extraVolumes: apiJson<IVolume[]>(props.volumes ?? []),
-      extraVolumeMounts: apiJson<IVolumeMount[]>(props.volumeMounts ?? []),
+      extraVolumes: props.volumes ?? [],
+      extraVolumeMounts: props.volumeMounts ?? [],
       resources: serverResources(props.resources, props.workers),
       initResources: props.initContainerResources ?? { requests: { cpu: '100m', memory: '256Mi' } },
       containerName: props.containerName ?? (release.project === 'ogx' ? 'ogx' : 'llama-stack'),
@@ -497,7 +503,7 @@ export class LlamaStackWithProviders extends Construct {
 
     // The pods' own identity, as the operator gives each server one: permissions granted to it
     // (an image pull secret, a role) reach this server only.
-    const serviceAccountName = props.serviceAccountName ?? `${this.name}-sa`;
+    const serviceAccountName = props.serviceAccountName === undefined ? `${this.name}-sa` : nameOf(props.serviceAccountName);
     if (props.serviceAccountName === undefined) {
       defineObject(this, 'service-account', 'ServiceAccount', { metadata: metadata(serviceAccountName) });
     }
@@ -517,11 +523,11 @@ export class LlamaStackWithProviders extends Construct {
       serviceAccountName,
       terminationGracePeriodSeconds: props.terminationGracePeriodSeconds,
       automountServiceAccountToken: props.automountServiceAccountToken ?? false,
-      imagePullSecrets: props.imagePullSecrets?.map((name) => ({ name })),
+      imagePullSecrets: props.imagePullSecrets?.map((secret) => ({ name: nameOf(secret) })),
       securityContext: podSecurityContext(plan.security),
       nodeSelector: props.nodeSelector,
-      ...podPlacement(selector, replicas, apiJson<ITopologySpreadConstraint[] | undefined>(props.topologySpreadConstraints)),
-      tolerations: apiJson<IToleration[] | undefined>(props.tolerations),
+      ...podPlacement(selector, replicas, props.topologySpreadConstraints),
+      tolerations: props.tolerations,
       initContainers: init.length > 0 ? init : undefined,
       containers: [server, ...regularSidecars],
       volumes: podVolumes,
@@ -597,6 +603,17 @@ export class LlamaStackWithProviders extends Construct {
         spec: networkPolicySpec(selector, this.port, props.network.allowedFrom, plan.metricsPort),
       });
     }
+  }
+
+  /**
+   * The server's Service as a `Service` of the app's own cdk8s-plus (whichever major), for the
+   * cdk8s-plus APIs that take one: `kplus.IngressBackend.fromService(stack.plusService(kplus))`.
+   * It stands for the Service this construct renders, and renders nothing itself. With `metricsPort`
+   * the Service has two ports: name the server's (`{ port: stack.port }`) where one is chosen.
+   * @param plus the cdk8s-plus module of the app (`import * as kplus from 'cdk8s-plus-33'`)
+   */
+  public plusService<S>(plus: CdkPlusModule<S>): S {
+    return plusServiceOf(plus, this.service);
   }
 }
 

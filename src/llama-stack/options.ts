@@ -1,10 +1,13 @@
+import type { ObjectReference } from '../object-reference';
+
 /** The user's Llama Stack config: exactly one of `configMapName` or `config`. */
 export interface UserConfig {
   /**
-   * Name of an existing ConfigMap (same namespace) holding the config.
+   * An existing ConfigMap (same namespace) holding the config: its name, or a cdk8s-plus
+   * `IConfigMap` / cdk8s `ApiObject`.
    * @default - none; give `config` instead
    */
-  readonly configMapName?: string;
+  readonly configMapName?: ObjectReference;
   /**
    * The key of that ConfigMap holding the config (`config.yaml` for llama-stack ≥ 0.4,
    * `run.yaml` before).
@@ -35,10 +38,11 @@ export interface StorageOptions {
    */
   readonly storageClassName?: string;
   /**
-   * Use this existing PersistentVolumeClaim instead of rendering one.
+   * Use this existing PersistentVolumeClaim instead of rendering one: its name, or a cdk8s-plus
+   * `IPersistentVolumeClaim` / cdk8s `ApiObject`.
    * @default - a claim named `<name>-pvc` is rendered
    */
-  readonly existingClaimName?: string;
+  readonly existingClaimName?: ObjectReference;
   /**
    * Use an emptyDir limited to `size` instead of a claim.
    * @default false
@@ -58,8 +62,8 @@ export interface StorageOptions {
  * default trust store, as with the operator.
  */
 export interface CaBundleOptions {
-  /** The ConfigMap holding the certificates. */
-  readonly configMapName: string;
+  /** The ConfigMap holding the certificates: its name, or a cdk8s-plus `IConfigMap` / cdk8s `ApiObject`. */
+  readonly configMapName: ObjectReference;
   /**
    * Its keys holding PEM certificates; several are joined into one file at pod start.
    * @default ['ca-bundle.crt']
@@ -205,8 +209,8 @@ export interface PodSecurityOptions {
  * re-encrypts to the pod, and an Ingress is told its backend speaks HTTPS.
  */
 export interface ServerTlsOptions {
-  /** The Secret holding the certificate and key. */
-  readonly secretName: string;
+  /** The Secret holding the certificate and key: its name, or a cdk8s-plus `ISecret` / cdk8s `ApiObject`. */
+  readonly secretName: ObjectReference;
   /**
    * Its key holding the certificate (chain), PEM.
    * @default 'tls.crt'

@@ -1,4 +1,6 @@
-import { DNS1123_LABEL, DNS1123_SUBDOMAIN, isQualifiedName, isRecord, LABEL_VALUE, ShapeChecker } from '../checks';
+import { DNS1123_LABEL, DNS1123_SUBDOMAIN, isQualifiedName, isRecord, LABEL_VALUE, ShapeChecker, SUBDOMAIN_HINT } from '../checks';
+import { checkReference } from '../object-reference';
+import { checkEnvValues, checkEnvVars } from '../pod-spec-checks';
 import { HEALTH_CHECKS } from './health-check';
 import { EXTERNAL_PROVIDER_SECTIONS } from './release';
 
@@ -7,11 +9,10 @@ import { EXTERNAL_PROVIDER_SECTIONS } from './release';
  * stricter than a ConfigMap key in general, which may start or end with `-`, `_` or `.`.
  */
 const CA_BUNDLE_KEY = /^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$/;
-const SUBDOMAIN_HINT = 'a DNS-1123 subdomain (at most 253 lower-case letters, digits, "-" and ".")';
 
 /** The names of LlamaStackWithProviders' props. */
 export const LLAMA_STACK_PROPS: readonly string[] = [
-  'name', 'namespace', 'labels', 'distribution', 'imagePullPolicy', 'port', 'replicas', 'env', 'resources',
+  'name', 'namespace', 'labels', 'distribution', 'imagePullPolicy', 'port', 'replicas', 'env', 'envVariables', 'resources',
   'initContainerResources', 'userConfig', 'configFileName', 'distributionConfigPaths', 'storage',
   'serviceAccountName', 'automountServiceAccountToken', 'imagePullSecrets', 'nodeSelector', 'tolerations',
   'podSecurity', 'externalProviders', 'models', 'preflight', 'mergeImage', 'sharedVolumeSizeLimit', 'serverVersion', 'llamaStackVersion', 'network',
@@ -54,7 +55,8 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   // Types only: ranges and formats are checked by validate.ts, with every other problem.
   check.integer(p.port, 'port', Number.MIN_SAFE_INTEGER);
   check.integer(p.replicas, 'replicas', Number.MIN_SAFE_INTEGER);
-  checkEnv(p.env, 'env', check);
+  checkEnvVars(check, p.env, 'env');
+  checkEnvValues(check, p.envVariables, 'envVariables');
   checkResources(p.resources, 'resources', check);
   checkResources(p.initContainerResources, 'initContainerResources', check);
   check.integer(p.workers, 'workers', Number.MIN_SAFE_INTEGER);
@@ -63,7 +65,7 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   checkCommand(p, '', check);
   check.string(p.kubernetesVersion, 'kubernetesVersion');
   const user = check.object(p.userConfig, 'userConfig', ['configMapName', 'configMapKey', 'config']);
-  check.string(user?.configMapName, 'userConfig.configMapName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
+  checkReference(check, user?.configMapName, 'userConfig.configMapName', 'a ConfigMap');
   check.string(user?.configMapKey, 'userConfig.configMapKey');
   if (user?.config !== undefined && typeof user.config !== 'string' && !isRecord(user.config)) {
     check.problems.add('userConfig.config', 'expected the config as an object or as YAML text.');
@@ -73,10 +75,10 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   const storage = check.object(p.storage, 'storage', ['size', 'storageClassName', 'existingClaimName', 'ephemeral', 'mountPath']);
   check.string(storage?.size, 'storage.size');
   check.string(storage?.storageClassName, 'storage.storageClassName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
-  check.string(storage?.existingClaimName, 'storage.existingClaimName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
+  checkReference(check, storage?.existingClaimName, 'storage.existingClaimName', 'a PersistentVolumeClaim');
   check.boolean(storage?.ephemeral, 'storage.ephemeral');
   check.string(storage?.mountPath, 'storage.mountPath');
-  check.string(p.serviceAccountName, 'serviceAccountName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
+  checkReference(check, p.serviceAccountName, 'serviceAccountName', 'a ServiceAccount');
   check.boolean(p.automountServiceAccountToken, 'automountServiceAccountToken');
   check.boolean(p.operatorSelector, 'operatorSelector');
   if (p.healthCheck !== undefined && !(HEALTH_CHECKS as readonly unknown[]).includes(p.healthCheck)) {
@@ -87,7 +89,7 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
     if (m !== undefined && m.url === undefined) check.problems.add(`models[${i}].url`, 'missing: the model server\'s OpenAI-compatible base URL (a ModelDeployment\'s endpoint.url).');
     for (const key of ['url', 'model', 'providerId', 'name'] as const) check.string(m?.[key], `models[${i}].${key}`);
   });
-  check.list(p.imagePullSecrets, 'imagePullSecrets')?.forEach((v, i) => check.string(v, `imagePullSecrets[${i}]`, { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT }));
+  check.list(p.imagePullSecrets, 'imagePullSecrets')?.forEach((v, i) => checkReference(check, v, `imagePullSecrets[${i}]`, 'a Secret'));
   check.labelMap(p.nodeSelector, 'nodeSelector', 'label');
   check.labelMap(p.podAnnotations, 'podAnnotations', 'annotation');
   check.list(p.tolerations, 'tolerations')?.forEach((v, i) => check.object(v, `tolerations[${i}]`, ['key', 'operator', 'value', 'effect', 'tolerationSeconds']));
@@ -146,7 +148,7 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   if (caBundle !== undefined && caBundle.configMapName === undefined) {
     check.problems.add('caBundle.configMapName', 'missing: the ConfigMap holding the certificates.');
   }
-  check.string(caBundle?.configMapName, 'caBundle.configMapName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
+  checkReference(check, caBundle?.configMapName, 'caBundle.configMapName', 'a ConfigMap');
   const keys = check.list(caBundle?.configMapKeys, 'caBundle.configMapKeys');
   if (keys !== undefined && keys.length > 50) {
     check.problems.add('caBundle.configMapKeys', `${keys.length} keys: at most 50 (the operator's limit).`);
@@ -167,7 +169,8 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   if (tls !== undefined && tls.secretName === undefined) {
     check.problems.add('tls.secretName', 'missing: the Secret holding the server\'s certificate and key.');
   }
-  for (const field of ['secretName', 'certificateKey', 'privateKeyKey', 'clientCaKey', 'routeDestinationCaCertificate'] as const) {
+  checkReference(check, tls?.secretName, 'tls.secretName', 'a Secret', false);
+  for (const field of ['certificateKey', 'privateKeyKey', 'clientCaKey', 'routeDestinationCaCertificate'] as const) {
     check.string(tls?.[field], `tls.${field}`);
   }
   const sections = check.object(p.externalProviders, 'externalProviders', EXTERNAL_PROVIDER_SECTIONS);
@@ -209,21 +212,6 @@ function checkCommand(options: Record<string, unknown>, at: string, check: Shape
   }
 }
 
-function checkEnv(env: unknown, field: string, check: ShapeChecker): void {
-  check.list(env, field)?.forEach((entry, i) => {
-    const e = check.object(entry, `${field}[${i}]`, ['name', 'value', 'valueFrom']);
-    if (entry !== undefined && e === undefined) {
-      return;
-    }
-    if (e?.name === undefined) {
-      check.problems.add(`${field}[${i}].name`, 'missing: every environment variable needs a name.');
-    }
-    check.string(e?.name, `${field}[${i}].name`);
-    check.string(e?.value, `${field}[${i}].value`, { allowEmpty: true });
-    check.object(e?.valueFrom, `${field}[${i}].valueFrom`, ['configMapKeyRef', 'secretKeyRef', 'fieldRef', 'resourceFieldRef']);
-  });
-}
-
 /**
  * The options of a provider's service, in a sidecar or in pods of its own (`allowed`): their types (the
  * ports, replicas and the address are checked with the other providers').
@@ -235,7 +223,7 @@ function checkServicePart(value: unknown, field: string, allowed: readonly strin
   check.integer(o.port, `${field}.port`, Number.MIN_SAFE_INTEGER);
   check.integer(o.replicas, `${field}.replicas`, Number.MIN_SAFE_INTEGER);
   checkCommand(o, field, check);
-  checkEnv(o.env, `${field}.env`, check);
+  checkEnvVars(check, o.env, `${field}.env`);
   checkResources(o.resources, `${field}.resources`, check);
   check.string(o.configKey, `${field}.configKey`, { allowEmpty: true });
   check.string(o.path, `${field}.path`);

@@ -1,11 +1,8 @@
 // What a provider's service part takes, in a sidecar or in pods of its own, and
 // where its adapter finds it: the merge (in the pod, or at synth time) writes the address into the
 // adapter's config, at the key the user names, else the one the provider's metadata names, else `url`.
-import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import type { IContainer } from 'kubernetes-models/v1/Container';
-import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
-import type { IProbe } from 'kubernetes-models/v1/Probe';
-import { apiJson } from '../kubernetes-objects';
+import type { EnvVar, Probe } from '../pod-spec';
 import type { ResourceRequirements } from './pod';
 import { configKeyProblem, DEFAULT_ADDRESS_KEY, pathProblem, ServiceAddress, ServicePartMode } from '../run-config/service-address';
 
@@ -25,7 +22,7 @@ export interface ProviderServicePart {
    * More environment variables of the service (`PROVIDER_PORT` is the construct's).
    * @default - none
    */
-  readonly env?: k8s.EnvVar[];
+  readonly env?: EnvVar[];
   /**
    * The service's resource requests and limits (of each of its containers).
    * @default - none
@@ -45,12 +42,12 @@ export interface ProviderServicePart {
    * When the service is ready to take calls.
    * @default - a TCP connection to the port, every 10 seconds
    */
-  readonly readinessProbe?: k8s.Probe;
+  readonly readinessProbe?: Probe;
   /**
    * When the kubelet restarts the service.
    * @default - a TCP connection to the port, every 10 seconds, three failures
    */
-  readonly livenessProbe?: k8s.Probe;
+  readonly livenessProbe?: Probe;
 }
 
 /** A port a service part's container can listen on: it runs without privileges, so from 1024. */
@@ -98,10 +95,10 @@ export interface ServicePartContainer {
   readonly port: number;
   /** The name of its port (an IANA service name). */
   readonly portName: string;
-  readonly options: ProviderServicePart & { readonly startupProbe?: k8s.Probe };
+  readonly options: ProviderServicePart & { readonly startupProbe?: Probe };
   readonly securityContext: IContainer['securityContext'];
   /** The startup probe unless one is given. */
-  readonly defaultStartupProbe?: IProbe;
+  readonly defaultStartupProbe?: Probe;
   /** Without a readiness probe (the pod stays Ready while it is not). */
   readonly withoutReadiness?: boolean;
 }
@@ -120,13 +117,12 @@ export function servicePartContainer(c: ServicePartContainer): IContainer {
     imagePullPolicy: c.imagePullPolicy as IContainer['imagePullPolicy'],
     command: o.command,
     args: o.args,
-    // apiJson: cdk8s's typed probes and env hold ports and quantities as IntOrString / Quantity instances.
-    env: [{ name: 'PROVIDER_PORT', value: String(c.port) }, ...apiJson<IEnvVar[]>(o.env ?? [])],
+    env: [{ name: 'PROVIDER_PORT', value: String(c.port) }, ...o.env ?? []],
     ports: [{ name: c.portName, containerPort: c.port, protocol: 'TCP' }],
     resources: o.resources,
     securityContext: c.securityContext,
-    startupProbe: apiJson<IProbe | undefined>(o.startupProbe) ?? c.defaultStartupProbe,
-    readinessProbe: c.withoutReadiness ? undefined : apiJson<IProbe | undefined>(o.readinessProbe) ?? { ...tcp, periodSeconds: 10 },
-    livenessProbe: apiJson<IProbe | undefined>(o.livenessProbe) ?? { ...tcp, periodSeconds: 10, failureThreshold: 3 },
+    startupProbe: o.startupProbe ?? c.defaultStartupProbe,
+    readinessProbe: c.withoutReadiness ? undefined : o.readinessProbe ?? { ...tcp, periodSeconds: 10 },
+    livenessProbe: o.livenessProbe ?? { ...tcp, periodSeconds: 10, failureThreshold: 3 },
   };
 }

@@ -3,12 +3,12 @@
 // pods (a NetworkPolicy). The install init container still puts the in-process adapter into the server,
 // whose config gets the Service's address.
 import { createHash } from 'crypto';
-import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import type { Construct } from 'constructs';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSecurityContext } from 'kubernetes-models/v1/PodSecurityContext';
 import { defineObject } from '../kubernetes-objects';
 import { LABEL_DOMAIN, standardLabels } from '../labels';
+import type { Probe } from '../pod-spec';
 import { isUnprivilegedPort, ProviderServicePart, serviceAddressOf, ServicePartRequest, servicePartContainer } from './provider-service-part';
 import type { ServiceAddress } from '../run-config/service-address';
 
@@ -38,7 +38,7 @@ export interface ProviderService extends ProviderServicePart {
    * How the kubelet knows the service has started (its other probes wait for it).
    * @default - none
    */
-  readonly startupProbe?: k8s.Probe;
+  readonly startupProbe?: Probe;
 }
 
 /** The install container's variable naming the provider's service (its Deployment and Service). */

@@ -2,8 +2,8 @@
 // image. The install init container still puts the provider's in-process adapter into the server; the
 // sidecar runs the heavy part beside it, reached on localhost at a port the construct assigns and hands
 // to the service as PROVIDER_PORT, and the adapter's config gets that address.
-import type * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { Probe } from '../pod-spec';
 import { isUnprivilegedPort, ProviderServicePart, serviceAddressOf, ServicePartRequest, servicePartContainer } from './provider-service-part';
 import type { ServiceAddress } from '../run-config/service-address';
 
@@ -20,7 +20,7 @@ export interface ProviderSidecar extends ProviderServicePart {
    * How the kubelet knows the service has started: the server starts only after (with native sidecars).
    * @default - a TCP connection to the port, every second for up to two minutes
    */
-  readonly startupProbe?: k8s.Probe;
+  readonly startupProbe?: Probe;
   /**
    * Keep the pod Ready while this sidecar is not, so that the server keeps serving the other APIs
    * while a provider's service fails: it gets no readiness probe; its liveness probe still restarts it.

@@ -4,12 +4,6 @@ import {
   DEFAULT_SERVER_VERSION, findRelease, knownReleasesText, releaseName, releaseOfImageTag, SERVER_RELEASES, ServerRelease,
 } from '../run-config/releases';
 
-/**
- * Part of the placeholder the Pulumi component renders for an image known later
- * (src/pulumi/deferred-values.ts), whose release the component checks once the image is known.
- */
-export const DEFERRED_IMAGE_MARK = '.invalid/deferred:input';
-
 /** The `externalProviders` sections: those of the APIs of the known releases, in processing order. */
 export const EXTERNAL_PROVIDER_SECTIONS: readonly string[] = LLAMA_STACK_APIS
   .filter((api) => SERVER_RELEASES.some((r) => r.providerApis.includes(api)))
@@ -30,7 +24,7 @@ export function resolveRelease(
   const version = givenVersion(given, problems, warn);
   const tagged = image === undefined ? undefined : releaseOfImageTag(image);
   if (version === undefined) {
-    if (image !== undefined && tagged === undefined && !image.includes(DEFERRED_IMAGE_MARK)) {
+    if (image !== undefined && tagged === undefined) {
       // As render warns about a document's image: the pod's commands and environment are those of one release.
       warn(`distribution.image: the tag of ${image} does not say which server release it runs; the pod is rendered for `
         + `${releaseName(findRelease(DEFAULT_SERVER_VERSION)!)}, the default (its command, environment and APIs). Set serverVersion to the `

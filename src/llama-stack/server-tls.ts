@@ -2,6 +2,7 @@ import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { CONFIG_KEY, DNS1123_SUBDOMAIN } from '../checks';
 import { ProblemCollector } from '../errors';
+import { nameOf } from '../object-reference';
 import { HealthCheck } from './health-check';
 import { ServerTlsOptions } from './options';
 import { TLS_DIR } from './paths';
@@ -53,7 +54,7 @@ export function tlsVolume(tls: ServerTlsOptions): IVolume {
   return {
     name: TLS_VOLUME,
     secret: {
-      secretName: tls.secretName,
+      secretName: nameOf(tls.secretName),
       defaultMode: 0o440,
       items: [
         { key: tls.certificateKey ?? 'tls.crt', path: FILES.certificate },
@@ -72,8 +73,9 @@ export function tlsMount(): IVolumeMount {
 /** Problems of `tls`: names Kubernetes refuses, two keys for one file, a health check that cannot speak to a TLS server. */
 export function checkTls(tls: ServerTlsOptions | undefined, healthCheck: HealthCheck | undefined, problems: ProblemCollector): void {
   if (tls === undefined) return;
-  if (!DNS1123_SUBDOMAIN.test(tls.secretName) || tls.secretName.length > 253) {
-    problems.add('tls.secretName', `'${tls.secretName}' is not a Secret name: expected a DNS-1123 subdomain such as 'llama-stack-tls'.`);
+  const secretName = nameOf(tls.secretName);
+  if (!DNS1123_SUBDOMAIN.test(secretName) || secretName.length > 253) {
+    problems.add('tls.secretName', `'${secretName}' is not a Secret name: expected a DNS-1123 subdomain such as 'llama-stack-tls'.`);
   }
   const keys = { certificateKey: tls.certificateKey, privateKeyKey: tls.privateKeyKey, clientCaKey: tls.clientCaKey };
   for (const [field, key] of Object.entries(keys)) {

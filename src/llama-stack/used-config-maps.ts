@@ -6,6 +6,7 @@ import type { UserConfig } from './options';
 import type { PodPlan } from './pod';
 import { ProblemCollector } from '../errors';
 import { LABEL_DOMAIN } from '../labels';
+import { nameOf } from '../object-reference';
 import { addWarning } from '../warnings';
 
 /**
@@ -94,7 +95,7 @@ const CONFIG_FILE_NAMES = ['config.yaml', 'run.yaml'];
 export function userConfigMap(
   scope: IConstruct, user: UserConfig, configFileName: string, namespace: string | undefined, problems: ProblemCollector,
 ): PodPlan['configMap'] {
-  const name = user.configMapName!;
+  const name = nameOf(user.configMapName!);
   const key = user.configMapKey ?? configFileName;
   const known = appConfigMaps(scope, [name], namespace).get(name);
   const keys = known === undefined ? undefined : [...Object.keys(known.data ?? {}), ...Object.keys(known.binaryData ?? {})];

@@ -1,7 +1,9 @@
 import { isMap } from 'yaml';
-import { CONFIG_KEY, DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_VAR_NAME, QUANTITY, ShapeChecker } from '../checks';
+import { CONFIG_KEY, DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, QUANTITY, ShapeChecker } from '../checks';
 import { ProblemCollector } from '../errors';
 import { imageReferenceProblem } from '../image-reference';
+import { checkReferenceNamespace, nameOf, ObjectReference } from '../object-reference';
+import type { EnvVar } from '../pod-spec';
 import { PlannedDeclarativeConfig, planDeclarativeConfig } from './declarative-config';
 import { distributionImage } from './distribution';
 import { IMAGE_PULL_POLICIES, PlacedProvider, providersInSpecOrder } from './external-providers';
@@ -76,6 +78,42 @@ export interface ValidatedProps {
   readonly declarative?: PlannedDeclarativeConfig;
   /** The `models`, with their provider ids. */
   readonly servedModels: readonly ServedModel[];
+  /** The server container's own environment: `env`, then `envVariables`. */
+  readonly env: EnvVar[];
+}
+
+/** The objects the pods refer to: each with its field and kind. */
+function referencesOf(props: LlamaStackWithProvidersProps): [ObjectReference | undefined, string, string][] {
+  return [
+    [props.serviceAccountName, 'serviceAccountName', 'a ServiceAccount'],
+    ...(props.imagePullSecrets ?? []).map((s, i): [ObjectReference, string, string] => [s, `imagePullSecrets[${i}]`, 'a Secret']),
+    [props.userConfig?.configMapName, 'userConfig.configMapName', 'a ConfigMap'],
+    [props.storage?.existingClaimName, 'storage.existingClaimName', 'a PersistentVolumeClaim'],
+    [props.caBundle?.configMapName, 'caBundle.configMapName', 'a ConfigMap'],
+    [props.tls?.secretName, 'tls.secretName', 'a Secret'],
+  ];
+}
+
+/** An entry of the server's environment and the field it was given in. */
+interface GivenEnvVar {
+  /** Where it was given: `env[0]`, `envVariables.NAME`. */
+  readonly field: string;
+  /** Where its name was given: `env[0].name`, `envVariables.NAME`. */
+  readonly nameField: string;
+  readonly entry: EnvVar;
+}
+
+/** `env` and then `envVariables`, each entry with its field. */
+function givenEnv(props: LlamaStackWithProvidersProps): GivenEnvVar[] {
+  return [
+    ...(props.env ?? []).map((entry, i) => ({ field: `env[${i}]`, nameField: `env[${i}].name`, entry })),
+    ...Object.entries(props.envVariables ?? {}).map(([name, v]) => ({
+      field: `envVariables.${name}`,
+      nameField: `envVariables.${name}`,
+      // Only the two fields: a cdk8s-plus EnvValue is a class instance.
+      entry: { name, value: v.value, valueFrom: v.valueFrom },
+    })),
+  ];
 }
 
 /**
@@ -85,17 +123,21 @@ export interface ValidatedProps {
 export function validateProps(
   props: LlamaStackWithProvidersProps,
   name: string,
+  namespace: string | undefined,
   problems: ProblemCollector,
   warn: (message: string) => void,
 ): ValidatedProps {
   if (!checkPropsShape(props, new ShapeChecker(problems))) {
-    return { image: '', providers: [], configFileName: '', healthCheck: 'http', servedModels: [] }; // wrong types: the semantic checks below would only repeat them
+    return { image: '', providers: [], configFileName: '', healthCheck: 'http', servedModels: [], env: [] }; // wrong types: the semantic checks below would only repeat them
   }
   const release = resolveRelease(props, props.distribution?.image, problems, warn);
   const image = validateDistribution(props, release, problems);
   const configFileName = props.configFileName ?? release?.configFileName ?? 'config.yaml';
   validateName(props.name, name, problems);
   validateServer(props, problems);
+  referencesOf(props).forEach(([reference, field, kind]) => checkReferenceNamespace(reference, field, kind, namespace, problems));
+  const env = givenEnv(props);
+  checkServerEnv(env, problems);
   const userConfigText = validateUserConfig(props, problems);
   // The OGX operator's declarative config, generated over the user's config when it is known now.
   const declarative = planDeclarativeConfig(
@@ -103,14 +145,14 @@ export function validateProps(
   );
   const inlineConfigText = declarative?.configText ?? userConfigText;
   declarative?.secretEnv.forEach((e) => {
-    const i = props.env?.findIndex((u) => u.name === e.name) ?? -1;
-    if (i >= 0) problems.add(`env[${i}].name`, `'${e.name}' carries a Secret that declarativeConfig references: remove it from env.`);
+    const given = env.find((u) => u.entry.name === e.name);
+    if (given) problems.add(given.nameField, `'${e.name}' carries a Secret that declarativeConfig references: remove it from ${given.field.replace(/[.[].*/, '')}.`);
   });
   // Read once: the workers check and the health check both look at it.
   const inlineServer = serverSectionOf(inlineConfigText);
   checkWorkers(props.workers, release, inlineServer, props.tls ? 'tls' : props.healthCheck === 'https' ? 'healthCheck' : undefined, problems);
   checkTls(props.tls, props.healthCheck, problems);
-  checkMetrics(props, release, inlineServer, problems);
+  checkMetrics(props, env, release, inlineServer, problems);
   const healthCheck = props.healthCheck ?? healthCheckOf(inlineServer, release, props.tls !== undefined) ?? 'http';
   if (release !== undefined) checkServerSettings(release, inlineServer, healthCheck, props.healthCheck !== undefined, warn);
   checkHttpsWithoutTls(props, inlineServer, problems);
@@ -156,7 +198,18 @@ export function validateProps(
     warn(`storage: a ReadWriteOnce claim is shared by ${props.replicas} replicas; they can only run on one node. Use storage.existingClaimName with a ReadWriteMany claim, or storage.ephemeral.`);
   }
   return {
-    image: image ?? '', release, configFileName, providers, inlineConfigText, inlineServer, synthTimeConfig, healthCheck, transport, declarative, servedModels,
+    image: image ?? '',
+    release,
+    configFileName,
+    providers,
+    inlineConfigText,
+    inlineServer,
+    synthTimeConfig,
+    healthCheck,
+    transport,
+    declarative,
+    servedModels,
+    env: env.map((e) => e.entry),
   };
 }
 
@@ -195,7 +248,8 @@ function validateServedModels(
  * the server (found running ogx 1.5.0 with two workers).
  */
 function checkMetrics(
-  props: LlamaStackWithProvidersProps, release: ServerRelease | undefined, server: Record<string, unknown> | undefined, problems: ProblemCollector,
+  props: LlamaStackWithProvidersProps, env: readonly GivenEnvVar[], release: ServerRelease | undefined,
+  server: Record<string, unknown> | undefined, problems: ProblemCollector,
 ): void {
   const port = props.metricsPort;
   if (port === undefined) return;
@@ -213,9 +267,9 @@ function checkMetrics(
     problems.add('metricsPort', `every worker process starts the metrics endpoint on port ${port}, and with ${workers} workers the second fails ("Address already in use") and stops the server: use one worker with metricsPort, or remove metricsPort.`);
   }
   // The pod pins OGX_WORKERS to 1 with metricsPort; an env entry would override it unseen.
-  const i = props.env?.findIndex((e) => e.name === 'OGX_WORKERS') ?? -1;
-  if (i >= 0 && props.env![i].value !== '1') {
-    problems.add(`env[${i}]`, `OGX_WORKERS starts that many worker processes, and with metricsPort each starts the metrics endpoint on port ${port}: the second fails ("Address already in use"). Remove OGX_WORKERS from env (the pod runs one worker with metricsPort), or remove metricsPort.`);
+  const workersEnv = env.find((e) => e.entry.name === 'OGX_WORKERS');
+  if (workersEnv && workersEnv.entry.value !== '1') {
+    problems.add(workersEnv.field, `OGX_WORKERS starts that many worker processes, and with metricsPort each starts the metrics endpoint on port ${port}: the second fails ("Address already in use"). Remove OGX_WORKERS from the environment (the pod runs one worker with metricsPort), or remove metricsPort.`);
   }
 }
 
@@ -346,15 +400,24 @@ function validateServer(props: LlamaStackWithProvidersProps, problems: ProblemCo
   if ((security.restricted ?? true) && security.runAsUser === 0) {
     problems.add('podSecurity.runAsUser', 'runAsUser 0 (root) contradicts the restricted profile: use a non-zero uid, or set podSecurity.restricted to false.');
   }
-  props.env?.forEach((e, i) => {
-    if (!ENV_VAR_NAME.test(e.name)) {
-      problems.add(`env[${i}].name`, `'${e.name}' is not a valid environment variable name: expected letters, digits, '_', '-' or '.', not starting with a digit.`);
-    } else if (CONSTRUCT_ENV.includes(e.name) || e.name.startsWith('LLS_PROVIDER_')) {
-      problems.add(`env[${i}].name`, e.name === 'LLS_WORKERS'
+}
+
+/** The server's own environment: no variable the construct sets, none given twice. */
+function checkServerEnv(env: readonly GivenEnvVar[], problems: ProblemCollector): void {
+  // env's own duplicates are its shape's problem; here one in env and in envVariables.
+  const fields = new Map<string, string>();
+  for (const { field, nameField, entry: e } of env) {
+    const first = fields.get(e.name);
+    if (first !== undefined) {
+      problems.add(nameField, `'${e.name}' is also set by ${first}: give each variable once, in env or in envVariables.`);
+    }
+    fields.set(e.name, first ?? field);
+    if (CONSTRUCT_ENV.includes(e.name) || e.name.startsWith('LLS_PROVIDER_')) {
+      problems.add(nameField, e.name === 'LLS_WORKERS'
         ? '\'LLS_WORKERS\' is set by the construct, from workers, with what starts the worker processes of the release. Remove it and set workers.'
         : `'${e.name}' is set by the construct (it points the server at its config and provider secrets). Remove it; use userConfig to change the config.`);
     }
-  });
+  }
 }
 
 function validateUserConfig(props: LlamaStackWithProvidersProps, problems: ProblemCollector): string | undefined {
@@ -366,8 +429,9 @@ function validateUserConfig(props: LlamaStackWithProvidersProps, problems: Probl
     problems.add('userConfig', 'expected exactly one of configMapName (an existing ConfigMap) or config (the config itself).');
     return undefined;
   }
-  if (u.configMapName !== undefined && (!DNS1123_SUBDOMAIN.test(u.configMapName) || u.configMapName.length > 253)) {
-    problems.add('userConfig.configMapName', `'${u.configMapName}' is not a valid ConfigMap name: expected a DNS-1123 subdomain such as 'llama-stack-config'.`);
+  const configMapName = u.configMapName === undefined ? undefined : nameOf(u.configMapName);
+  if (configMapName !== undefined && (!DNS1123_SUBDOMAIN.test(configMapName) || configMapName.length > 253)) {
+    problems.add('userConfig.configMapName', `'${configMapName}' is not a valid ConfigMap name: expected a DNS-1123 subdomain such as 'llama-stack-config'.`);
   }
   if (u.configMapKey !== undefined && !CONFIG_KEY.test(u.configMapKey)) {
     problems.add('userConfig.configMapKey', `'${u.configMapKey}' is not a valid ConfigMap key: expected letters, digits, '-', '_' or '.', such as 'config.yaml'.`);

@@ -2,6 +2,7 @@ import { ApiObject, ApiObjectMetadata, Chart, Names } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DNS1035_LABEL, DNS1123_LABEL, ShapeChecker } from '../checks';
 import { Problem, ProblemCollector, ValidationError } from '../errors';
+import { checkReferenceNamespace } from '../object-reference';
 import { checkObjectsUniqueInApp } from '../unique-objects';
 import { addWarning } from '../warnings';
 import { commonLabels, podLabels, PROVIDER_ANNOTATION, propagatedLabels, resourceLabels, SELECTION_REASON_ANNOTATION } from './metadata';
@@ -92,6 +93,10 @@ export class ModelDeployment extends Construct {
     validation.problems.forEach((p) => problems.add(p.field, p.message));
     this.name = metadata.name ?? Names.toDnsLabel(this);
     checkMetadata(problems, metadata, this.name);
+    const podNamespace = metadata.namespace ?? Chart.of(this).namespace;
+    checkReferenceNamespace(spec.secrets?.huggingFaceToken, 'secrets.huggingFaceToken', 'a Secret', podNamespace, problems);
+    spec.imagePullSecrets?.forEach((s, i) => checkReferenceNamespace(s, `imagePullSecrets[${i}]`, 'a Secret', podNamespace, problems));
+    checkReferenceNamespace(spec.serviceAccountName, 'serviceAccountName', 'a ServiceAccount', podNamespace, problems);
     problems.throwIfAny(subject);
     validation.warnings.forEach((w) => addWarning(this, w));
 

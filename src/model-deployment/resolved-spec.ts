@@ -1,5 +1,7 @@
 // The validated spec with every default applied: what providers translate.
-import { EngineType, EnvVar, ModelDeploymentSpec, ModelSource, ServingMode, Toleration } from './types';
+import { nameOf } from '../object-reference';
+import { EnvVar, Toleration } from '../pod-spec';
+import { EngineType, ModelDeploymentSpec, ModelSource, ServingMode } from './types';
 
 /** The GPU resource name used when `gpu.type` is omitted. */
 export const DEFAULT_GPU_TYPE = 'nvidia.com/gpu';
@@ -106,12 +108,13 @@ export function resolveSpec(spec: ModelDeploymentSpec, name: string, namespace?:
     image: spec.image,
     env: spec.env ?? [],
     podMetadata: { labels: spec.podTemplate?.metadata?.labels ?? {}, annotations: spec.podTemplate?.metadata?.annotations ?? {} },
-    huggingFaceTokenSecret: spec.secrets?.huggingFaceToken,
+    huggingFaceTokenSecret: spec.secrets?.huggingFaceToken === undefined ? undefined : nameOf(spec.secrets.huggingFaceToken),
     nodeSelector: spec.nodeSelector ?? {},
     tolerations: spec.tolerations ?? [],
-    imagePullSecrets: spec.imagePullSecrets ?? [],
-    serviceAccountName: spec.serviceAccountName,
-    overrides: spec.provider?.overrides ?? {},
+    imagePullSecrets: (spec.imagePullSecrets ?? []).map(nameOf),
+    serviceAccountName: spec.serviceAccountName === undefined ? undefined : nameOf(spec.serviceAccountName),
+    // Read as the untyped map it is in a YAML document; checkOverrides has said what is wrong in it.
+    overrides: (spec.provider?.overrides ?? {}) as Readonly<Record<string, unknown>>,
     spec,
   };
 }

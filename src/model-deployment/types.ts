@@ -1,6 +1,9 @@
 // The unified ModelDeployment spec of seed 003 §4.1, as readonly TypeScript props.
 // Field names are the seed's, so a `ModelDeployment` YAML document's `spec` maps onto them 1:1.
 
+import type { ObjectReference } from '../object-reference';
+import type { EnvVar, Toleration } from '../pod-spec';
+
 /** Where the model weights come from. */
 export type ModelSource = 'huggingface' | 'custom';
 
@@ -39,20 +42,126 @@ export interface ModelSpec {
   readonly source?: ModelSource;
 }
 
-/** Which provider renders the deployment. */
-export interface ProviderSpec {
+/** `provider.overrides` of KAITO (docs/model-deployment.md). */
+export interface KaitoOverrides {
   /**
-   * A registered provider: `kaito`, `dynamo`, `kuberay`, or a third-party name.
-   * @default - chosen by the selection rules (docs/model-deployment.md); KubeRay is never chosen automatically
+   * How the KAITO install gets nodes: `auto` (node auto-provisioning, needs `instanceType`) or
+   * `bring-your-own` (KAITO installed with `disableNodeAutoProvisioning=true`; existing nodes matching the selector).
+   * @default - the provider's `nodeProvisioning` option, else `auto`
    */
-  readonly name?: string;
+  readonly nodeProvisioning?: 'auto' | 'bring-your-own';
   /**
-   * Provider-specific settings. Only documented keys are used; unknown keys are
-   * reported as warnings, wrong types fail synth.
+   * The node SKU KAITO provisions (`resource.instanceType`), e.g. `Standard_NC24ads_A100_v4`.
+   * Required with `nodeProvisioning: auto`; not allowed with `bring-your-own`.
+   * @default - none
+   */
+  readonly instanceType?: string;
+  /**
+   * llama.cpp only: the GGUF file in the Hugging Face repository to load (`huggingface://<model.id>/<ggufFile>`).
+   * @default - the runner downloads every GGUF file of the repository
+   */
+  readonly ggufFile?: string;
+}
+
+/** CPU and memory requests of a component, e.g. `{ cpu: '1', memory: '2Gi' }`. */
+export interface ComponentResourcesOverrides {
+  /** @default - the provider's */
+  readonly cpu?: string;
+  /** @default - the provider's */
+  readonly memory?: string;
+}
+
+/** The workers of one role of disaggregated serving on Dynamo. */
+export interface DynamoRoleOverrides {
+  /**
+   * Extra worker flags (flag name without dashes → value, `""` for a bare flag); they replace the same
+   * flag from `engine.args` and the defaults.
    * @default {}
    */
-  readonly overrides?: Record<string, unknown>;
+  readonly args?: { [flag: string]: string };
+  /**
+   * TensorRT-LLM only: entries of the role's engine configuration file (dotted path → value, typed like
+   * `engine.args`), merged over the required settings.
+   * @default {}
+   */
+  readonly engineConfig?: { [path: string]: string };
 }
+
+/** `provider.overrides` of Dynamo (docs/model-deployment.md). */
+export interface DynamoOverrides {
+  /**
+   * Request routing strategy of the frontend (`--router-mode`); `none` leaves it unset.
+   * @default 'round-robin'
+   */
+  readonly routerMode?: 'kv' | 'round-robin' | 'random' | 'none';
+  /**
+   * The frontend (router) component: its pods and their requests.
+   * @default - one pod
+   */
+  readonly frontend?: { readonly replicas?: number; readonly resources?: ComponentResourcesOverrides };
+  /** @default - the defaults of the prefill workers */
+  readonly prefill?: DynamoRoleOverrides;
+  /** @default - the defaults of the decode workers */
+  readonly decode?: DynamoRoleOverrides;
+}
+
+/** `provider.overrides` of KubeRay (docs/model-deployment.md). */
+export interface KubeRayOverrides {
+  /**
+   * The Ray head node: its requests, and `ray start` flags (`rayStartParams`).
+   * @default - the provider's head
+   */
+  readonly head?: { readonly resources?: ComponentResourcesOverrides; readonly rayStartParams?: { [flag: string]: string } };
+}
+
+/**
+ * The overrides of each provider, by its name. A third-party provider adds its own to the type, so
+ * that `provider: { name: 'acme', overrides }` type-checks (docs/model-deployment.md):
+ *
+ * ```ts
+ * declare module 'kube-inference-constructs' {
+ *   interface ProviderOverridesByName { acme: { tier?: 'gold' | 'silver' } }
+ * }
+ * ```
+ */
+export interface ProviderOverridesByName {
+  /** KAITO's. */
+  readonly kaito: KaitoOverrides;
+  /** Dynamo's. */
+  readonly dynamo: DynamoOverrides;
+  /** KubeRay's. */
+  readonly kuberay: KubeRayOverrides;
+}
+
+/** A provider named, with its own overrides. */
+export type NamedProviderSpec = {
+  readonly [N in keyof ProviderOverridesByName]: {
+    /** The provider. */
+    readonly name: N;
+    /**
+     * Its settings: only documented keys are used; unknown keys are warnings, wrong types fail synth.
+     * @default {}
+     */
+    readonly overrides?: ProviderOverridesByName[N];
+  }
+}[keyof ProviderOverridesByName];
+
+/** The provider chosen by the selection rules, with the overrides of whichever is chosen. */
+export interface SelectedProviderSpec {
+  /** @default - chosen by the selection rules (docs/model-deployment.md); KubeRay is never chosen automatically */
+  readonly name?: undefined;
+  /**
+   * The chosen provider's settings: only its documented keys are used; unknown keys are warnings.
+   * @default {}
+   */
+  readonly overrides?: ProviderOverridesByName[keyof ProviderOverridesByName];
+}
+
+/**
+ * Which provider renders the deployment, and its overrides, typed by `name`: `kaito`, `dynamo`,
+ * `kuberay`, or a third-party provider added to {@link ProviderOverridesByName}.
+ */
+export type ProviderSpec = NamedProviderSpec | SelectedProviderSpec;
 
 /** The inference engine and its options. */
 export interface EngineSpec {
@@ -151,45 +260,6 @@ export interface ResourcesSpec {
   readonly cpu?: string;
 }
 
-/** Selects a key of a Secret or ConfigMap. */
-export interface KeySelector {
-  /** Name of the Secret or ConfigMap. */
-  readonly name: string;
-  /** The key. */
-  readonly key: string;
-  /**
-   * Whether the object or key may be missing.
-   * @default false
-   */
-  readonly optional?: boolean;
-}
-
-/** Where an environment variable's value comes from. */
-export interface EnvVarSource {
-  /** A key of a Secret. */
-  readonly secretKeyRef?: KeySelector;
-  /** A key of a ConfigMap. */
-  readonly configMapKeyRef?: KeySelector;
-  /** A field of the pod, e.g. `metadata.name`. */
-  readonly fieldRef?: { readonly fieldPath: string; readonly apiVersion?: string };
-}
-
-/** An environment variable of the serving containers. */
-export interface EnvVar {
-  /** Variable name. */
-  readonly name: string;
-  /**
-   * Literal value.
-   * @default - none (use valueFrom)
-   */
-  readonly value?: string;
-  /**
-   * Value from a Secret, ConfigMap or pod field.
-   * @default - none
-   */
-  readonly valueFrom?: EnvVarSource;
-}
-
 /** Labels and annotations for the pods. */
 export interface PodMetadataSpec {
   /** @default {} */
@@ -207,25 +277,11 @@ export interface PodTemplateSpec {
 /** Secrets the deployment uses. */
 export interface SecretsSpec {
   /**
-   * Name of a Secret holding the Hugging Face token (key `HF_TOKEN`); every key of it becomes an
-   * environment variable where the provider supports that.
+   * A Secret holding the Hugging Face token (key `HF_TOKEN`): its name, or a cdk8s-plus `ISecret` /
+   * cdk8s `ApiObject`. Every key of it becomes an environment variable where the provider supports that.
    * @default - no token
    */
-  readonly huggingFaceToken?: string;
-}
-
-/** A Kubernetes toleration. */
-export interface Toleration {
-  /** @default - all keys (with operator Exists) */
-  readonly key?: string;
-  /** @default 'Equal' */
-  readonly operator?: 'Exists' | 'Equal';
-  /** @default - none */
-  readonly value?: string;
-  /** @default - all effects */
-  readonly effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
-  /** @default - forever */
-  readonly tolerationSeconds?: number;
+  readonly huggingFaceToken?: ObjectReference;
 }
 
 /**
@@ -287,15 +343,16 @@ export interface ModelDeploymentSpec {
    */
   readonly tolerations?: Toleration[];
   /**
-   * Names of Secrets (in the deployment's namespace) used to pull the serving images from a
-   * private registry.
+   * Secrets (in the deployment's namespace) used to pull the serving images from a private registry:
+   * their names, or cdk8s-plus `ISecret`s / cdk8s `ApiObject`s.
    * @default []
    */
-  readonly imagePullSecrets?: string[];
+  readonly imagePullSecrets?: ObjectReference[];
   /**
    * The ServiceAccount the serving pods run as (for registry credentials, workload identity or
-   * RBAC). It must exist in the deployment's namespace.
+   * RBAC): its name, or a cdk8s-plus `IServiceAccount` / cdk8s `ApiObject`. It must exist in the
+   * deployment's namespace.
    * @default - the provider's default (usually the namespace's `default` ServiceAccount)
    */
-  readonly serviceAccountName?: string;
+  readonly serviceAccountName?: ObjectReference;
 }

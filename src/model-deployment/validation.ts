@@ -1,9 +1,11 @@
 // Synth-time validation of the unified spec: the shape of every field, and the core rules of
 // seed 003 §8 ("Schema validation (core webhook)") with exactly its messages. Provider
 // compatibility (the second table of §8) is each provider's `checkCompatibility`.
-import { DNS1123_SUBDOMAIN, ENV_VAR_NAME, INT64_SAFE_MAX, isQualifiedName, isRecord, joinPath, ShapeChecker } from '../checks';
+import { INT64_SAFE_MAX, isQualifiedName, isRecord, joinPath, ShapeChecker } from '../checks';
 import { Problem, ProblemCollector } from '../errors';
 import { imageReferenceProblem } from '../image-reference';
+import { checkReference } from '../object-reference';
+import { checkEnvVars } from '../pod-spec-checks';
 import { engineOptionWarnings, flagsOwnedBySpec } from './engine-flags';
 import { ENGINE_TYPES, EngineType, MODEL_SOURCES, SERVING_MODES } from './types';
 
@@ -113,19 +115,19 @@ export function validateModelDeploymentSpec(spec: unknown): SpecValidation {
   if (imageProblem !== undefined) {
     check.problems.add('image', `${JSON.stringify(image)} is not an image reference the kubelet accepts (InvalidImageName): ${imageProblem}.`);
   }
-  checkEnv(check, spec.env);
+  checkEnvVars(check, spec.env, 'env');
   const podTemplate = check.object(spec.podTemplate, 'podTemplate', ['metadata']);
   const podMetadata = check.object(podTemplate?.metadata, 'podTemplate.metadata', ['labels', 'annotations']);
   check.labelMap(podMetadata?.labels, 'podTemplate.metadata.labels', 'label');
   check.labelMap(podMetadata?.annotations, 'podTemplate.metadata.annotations', 'annotation');
   const secrets = check.object(spec.secrets, 'secrets', ['huggingFaceToken']);
-  check.string(secrets?.huggingFaceToken, 'secrets.huggingFaceToken', { pattern: DNS1123_SUBDOMAIN, patternHint: 'a Secret name (lower-case DNS subdomain)' });
+  checkReference(check, secrets?.huggingFaceToken, 'secrets.huggingFaceToken', 'a Secret');
   check.labelMap(spec.nodeSelector, 'nodeSelector', 'label');
   checkTolerations(check, spec.tolerations);
   check.list(spec.imagePullSecrets, 'imagePullSecrets')?.forEach((name, index) => {
-    check.string(name, `imagePullSecrets[${index}]`, { pattern: DNS1123_SUBDOMAIN, patternHint: 'a Secret name (lower-case DNS subdomain)' });
+    checkReference(check, name, `imagePullSecrets[${index}]`, 'a Secret');
   });
-  check.string(spec.serviceAccountName, 'serviceAccountName', { pattern: DNS1123_SUBDOMAIN, patternHint: 'a ServiceAccount name (lower-case DNS subdomain)' });
+  checkReference(check, spec.serviceAccountName, 'serviceAccountName', 'a ServiceAccount');
 
   // Core rules of seed 003 §8, with its messages.
   if (mode === 'aggregated') {
@@ -174,49 +176,6 @@ function checkComponent(check: ShapeChecker, value: unknown, path: string): { gp
   check.quantity(component.memory, joinPath(path, 'memory'));
   check.quantity(component.cpu, joinPath(path, 'cpu'));
   return { gpuCount: gpu?.count ?? 0 };
-}
-
-function checkEnv(check: ShapeChecker, value: unknown): void {
-  const env = check.list(value, 'env');
-  if (!env) return;
-  const seen = new Set<string>();
-  env.forEach((item, index) => {
-    const path = `env[${index}]`;
-    const entry = check.object(item, path, ['name', 'value', 'valueFrom']);
-    if (!entry) return;
-    if (entry.name === undefined) check.problems.add(joinPath(path, 'name'), 'name is required');
-    const name = check.string(entry.name, joinPath(path, 'name'), { pattern: ENV_VAR_NAME, patternHint: 'a valid environment variable name' });
-    if (name !== undefined) {
-      if (seen.has(name)) check.problems.add(joinPath(path, 'name'), `duplicate environment variable ${JSON.stringify(name)}`);
-      seen.add(name);
-    }
-    check.string(entry.value, joinPath(path, 'value'), { allowEmpty: true });
-    if (entry.value !== undefined && entry.valueFrom !== undefined) {
-      check.problems.add(path, 'set value or valueFrom, not both');
-    }
-    const from = check.object(entry.valueFrom, joinPath(path, 'valueFrom'), ['secretKeyRef', 'configMapKeyRef', 'fieldRef']);
-    if (from) {
-      const sources = ['secretKeyRef', 'configMapKeyRef', 'fieldRef'].filter((k) => from[k] !== undefined);
-      if (sources.length !== 1) {
-        check.problems.add(joinPath(path, 'valueFrom'), 'set exactly one of secretKeyRef, configMapKeyRef, fieldRef');
-      }
-      for (const ref of ['secretKeyRef', 'configMapKeyRef'] as const) {
-        const selector = check.object(from[ref], joinPath(path, `valueFrom.${ref}`), ['name', 'key', 'optional']);
-        if (!selector) continue;
-        for (const field of ['name', 'key']) {
-          if (selector[field] === undefined) check.problems.add(joinPath(path, `valueFrom.${ref}.${field}`), `${field} is required`);
-          check.string(selector[field], joinPath(path, `valueFrom.${ref}.${field}`));
-        }
-        check.boolean(selector.optional, joinPath(path, `valueFrom.${ref}.optional`));
-      }
-      const fieldRef = check.object(from.fieldRef, joinPath(path, 'valueFrom.fieldRef'), ['fieldPath', 'apiVersion']);
-      if (fieldRef) {
-        if (fieldRef.fieldPath === undefined) check.problems.add(joinPath(path, 'valueFrom.fieldRef.fieldPath'), 'fieldPath is required');
-        check.string(fieldRef.fieldPath, joinPath(path, 'valueFrom.fieldRef.fieldPath'));
-        check.string(fieldRef.apiVersion, joinPath(path, 'valueFrom.fieldRef.apiVersion'));
-      }
-    }
-  });
 }
 
 function checkTolerations(check: ShapeChecker, value: unknown): void {

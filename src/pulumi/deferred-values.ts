@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import * as pulumi from '@pulumi/pulumi';
-import { DEFERRED_IMAGE_MARK } from '../llama-stack/release';
 
 /** The validators a placeholder must pass: a DNS name, an image reference, or an http URL. */
 export type DeferredKind = 'name' | 'image' | 'url';
@@ -27,10 +26,15 @@ export class DeferredValues {
     }
     const i = this.outputs.length;
     const name = `deferred-${this.nonce}-${i}`;
-    const text = kind === 'image' ? `${name}${DEFERRED_IMAGE_MARK}` : kind === 'url' ? `http://${name}.invalid/v1` : name;
+    const text = kind === 'image' ? `${name}.invalid/deferred:input` : kind === 'url' ? `http://${name}.invalid/v1` : name;
     this.outputs.push(pulumi.output(value));
     this.placeholders.push(text);
     return text;
+  }
+
+  /** True when `text` (a warning of the render) is about a placeholder rather than a value given. */
+  public mentionedIn(text: string): boolean {
+    return this.placeholders.some((p) => text.includes(p));
   }
 
   /** True when any value is deferred. */

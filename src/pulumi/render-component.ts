@@ -22,15 +22,16 @@ export function renderComponent<P, C extends Construct>(
   const render = (p: P) => synthesizeObjects(undefined, (scope) => {
     construct = create(scope, name, p);
   });
+  // A warning about a placeholder (an image without a version tag) is not the user's: it waits for the
+  // real values, whose render logs what it warns about that the first did not.
   const { manifests, warnings } = render(props);
   const built = construct!;
-  for (const warning of warnings) {
-    void pulumi.log.warn(warning, component);
-  }
+  const logged = warnings.filter((w) => !deferred.mentionedIn(w));
+  logged.forEach((w) => void pulumi.log.warn(w, component));
   const objects = deferred.substitute(manifests, (values) => {
     const resolved = deferred.resolve(props, values);
     checkResolved?.(resolved);
-    render(resolved);
+    render(resolved).warnings.filter((w) => !logged.includes(w)).forEach((w) => void pulumi.log.warn(w, component));
   });
   return { construct: built, resources: registerObjects(component, name, objects) };
 }

@@ -136,16 +136,23 @@ function makeDirectory(dir: string): void {
   }
 }
 
-/** A target path that exists must be a regular file (or a symlink, which the rename replaces). */
-function checkTarget(target: string): void {
-  let stat: fs.Stats;
+/**
+ * What is at `target` itself (a symlink is not followed), or undefined when nothing is.
+ * @throws the file system's error for anything but a missing path
+ */
+export function entryAt(target: string): fs.Stats | undefined {
   try {
-    stat = fs.lstatSync(target);
+    return fs.lstatSync(target);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
   }
-  if (!stat.isFile() && !stat.isSymbolicLink()) throw new NotARegularFileError(target, fileKind(stat), 'write');
+}
+
+/** A target path that exists must be a regular file (or a symlink, which the rename replaces). */
+function checkTarget(target: string): void {
+  const stat = entryAt(target);
+  if (stat && !stat.isFile() && !stat.isSymbolicLink()) throw new NotARegularFileError(target, fileKind(stat), 'write');
 }
 
 /** A new temporary file next to `name`, opened for writing; never one that existed before. */

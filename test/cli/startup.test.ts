@@ -49,16 +49,16 @@ describe('the bundled CLI', () => {
 });
 
 describe('render, unbundled, loads only what it renders with', () => {
-  test('a LlamaStackDistribution: no cdk8s-plus-28 (2.7 MB of generated classes), no generated CRD classes, no validator', () => {
+  test('a LlamaStackDistribution: no cdk8s-plus (MBs of generated classes), no generated CRD classes, no validator', () => {
     const loaded = loadedModules(UNBUNDLED, ['render', LLSD]);
-    expect(loaded.filter((f) => /node_modules\/cdk8s-plus-28\//.test(f))).toEqual([]);
+    expect(loaded.filter((f) => /node_modules\/cdk8s-plus-/.test(f))).toEqual([]);
     expect(loaded.filter((f) => /lib\/imports\//.test(f))).toEqual([]);
     expect(loaded.filter((f) => /node_modules\/(ajv|kubernetes-models)\//.test(f))).toEqual([]);
   });
 
-  test('a ModelDeployment: no classes generated from CRDs (their types only), no cdk8s-plus-28', () => {
+  test('a ModelDeployment: no classes generated from CRDs (their types only), no cdk8s-plus', () => {
     const loaded = loadedModules(UNBUNDLED, ['render', '-'], MODEL);
-    expect(loaded.filter((f) => /node_modules\/cdk8s-plus-28\//.test(f))).toEqual([]);
+    expect(loaded.filter((f) => /node_modules\/cdk8s-plus-/.test(f))).toEqual([]);
     expect(loaded.filter((f) => /lib\/imports\//.test(f))).toEqual([]);
     expect(loaded.filter((f) => /lib\/model-deployment\//.test(f)).length).toBeGreaterThan(0);
   });

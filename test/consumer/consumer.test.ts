@@ -193,21 +193,39 @@ describeWhen('the packed library in fresh consumer projects', problem === undefi
       expect(runSteps(renderSteps)).toBeUndefined();
     });
 
+    /** A README program, as a whole main.ts, synthesised with the template's ts-node (type-checked as it runs). */
+    const synth = (name: string, program: string): string => {
+      writeFileSync(join(app, `${name}.ts`), program);
+      const out = join(app, `${name}-dist`);
+      const r = spawnSync('npx', ['ts-node', `${name}.ts`], { cwd: app, encoding: 'utf8', env: { ...process.env, CDK8S_OUTDIR: out, NODE_OPTIONS: '' } });
+      if (r.status !== 0) throw new Error(`${name}.ts (from the README) failed:\n${r.stdout}\n${r.stderr}`);
+      return readdirSync(out).map((f) => readFileSync(join(out, f), 'utf8')).join('---\n');
+    };
+
     // The README's two cdk8s quick starts, each a whole main.ts, run as written with the template's ts-node.
     test('the README\'s cdk8s quick starts synthesise as written', () => {
       const [stack, model] = readmeBlocks('ts', ['## Quick start (cdk8s)', '## Quick start: ModelDeployment, served through the stack']);
-      const synth = (name: string, program: string): string => {
-        writeFileSync(join(app, `${name}.ts`), program);
-        const out = join(app, `${name}-dist`);
-        const r = spawnSync('npx', ['ts-node', `${name}.ts`], { cwd: app, encoding: 'utf8', env: { ...process.env, CDK8S_OUTDIR: out, NODE_OPTIONS: '' } });
-        if (r.status !== 0) throw new Error(`${name}.ts (from the README) failed:\n${r.stdout}\n${r.stderr}`);
-        return readdirSync(out).map((f) => readFileSync(join(out, f), 'utf8')).join('---\n');
-      };
       expect(synth('readme-stack', stack)).toMatch(/kind: Deployment[^]*image: quay.io\/acme\/acme-echo-provider:0.1.0/);
       const models = synth('readme-model', model);
       expect(models).toContain('kind: DynamoGraphDeployment');
       expect(models).toContain('"providerId":"llama-8b","url":"http://llama-8b-frontend.models.svc.cluster.local:8000/v1","model":"meta-llama/Llama-3.1-8B-Instruct"');
     });
+
+    if (withPlus33) {
+      // The app's own cdk8s-plus objects where the props name objects, and its Ingress on the stack's Service.
+      test('the README\'s cdk8s-plus example synthesises as written with the app\'s cdk8s-plus-33', () => {
+        const [plus] = readmeBlocks('ts', ['### cdk8s-plus objects']);
+        const docs = parseAllDocuments(synth('readme-plus', plus)).map((d) => d.toJS()).filter((d) => d);
+        const ingress = docs.find((d) => d.kind === 'Ingress');
+        const service = docs.find((d) => d.kind === 'Service');
+        expect(ingress.spec.defaultBackend).toEqual({ service: { name: service.metadata.name, port: { number: 8321 } } });
+        const pod = docs.find((d) => d.kind === 'Deployment').spec.template.spec;
+        const account = docs.find((d) => d.kind === 'ServiceAccount');
+        expect(pod.serviceAccountName).toBe(account.metadata.name);
+        const secret = docs.find((d) => d.kind === 'Secret');
+        expect(pod.containers[0].env).toContainEqual({ name: 'API_TOKEN', valueFrom: { secretKeyRef: { name: secret.metadata.name, key: 'token' } } });
+      });
+    }
 
     test('npx runs the CLI by the package name and by its own', () => {
       expect(run(app, 'npx', ['kube-inference-constructs', '--version'])).toBe(`${PKG.version}\n`);

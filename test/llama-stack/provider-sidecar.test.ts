@@ -1,6 +1,5 @@
 // Level 2a (seed 002): a provider's service as a sidecar of the server's pod, as rendered. The objects
 // rendered here also go through the real API servers (test/apiserver/rendered-by-tests.after.ts).
-import * as k8s from 'cdk8s-plus-28/lib/imports/k8s';
 import { parse } from 'yaml';
 import { errorOf, find, podSpec, render } from './helpers';
 import { LlamaStackWithProvidersProps } from '../../src';
@@ -132,7 +131,7 @@ test('the command, args, env and probes given are the sidecar\'s; podReadyWithou
     args: ['--workers', '2'],
     env: [{ name: 'LOG_LEVEL', value: 'debug' }],
     // As cdk8s's typed imports write a port: the rendered probe holds the number.
-    livenessProbe: { httpGet: { path: '/health', port: k8s.IntOrString.fromNumber(18000) }, periodSeconds: 5 },
+    livenessProbe: { httpGet: { path: '/health', port: 18000 }, periodSeconds: 5 },
     podReadyWithoutIt: true,
   };
   const pod = podSpec(render({ distribution: { name: 'starter' }, externalProviders: { inference: [{ providerId: 'echo', image: ECHO, sidecar }] } }));

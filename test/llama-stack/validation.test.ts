@@ -310,7 +310,7 @@ describe('untyped input (YAML, JavaScript) gets clear errors, never a crash', ()
     ['distribution.image a number', { distribution: { image: 5 } }, 'distribution.image: expected a string, got number 5'],
     ['configMapName a number', { userConfig: { configMapName: 123 } }, 'userConfig.configMapName: expected a string, got number 123'],
     ['a namespace that is not a DNS label', { namespace: 'Bad NS' }, 'namespace: "Bad NS" is not a namespace name (a DNS-1123 label)'],
-    ['a service account that is not a name', { serviceAccountName: 'Bad SA' }, 'serviceAccountName: "Bad SA" is not a DNS-1123 subdomain'],
+    ['a service account that is not a name', { serviceAccountName: 'Bad SA' }, 'serviceAccountName: "Bad SA" is not a ServiceAccount name, a DNS-1123 subdomain'],
     ['labels with invalid values', { labels: { team: 'a b' } }, 'labels.team: "a b" is not a valid label value'],
     ['a provider without an image', { externalProviders: { inference: [{ providerId: 'p' }] } }, "externalProviders.inference[0].image: missing: provider 'p' needs its image."],
     ['an unknown prop', { replica: 2 }, 'replica: unknown field; expected one of: name, namespace'],

@@ -1,5 +1,5 @@
 import { GPU_VLLM, KAITO_CPU_NODE, KAITO_GPU_NODE, problemsFor } from './helpers';
-import { DEFAULT_GPU_TYPE, DynamoProvider, KaitoProvider, KubeRayProvider, ModelDeploymentProps, resolveSpec } from '../../src/model-deployment';
+import { DEFAULT_GPU_TYPE, DynamoProvider, KaitoProvider, KubeRayProvider, ModelDeploymentProps, ProviderSpec, resolveSpec } from '../../src/model-deployment';
 
 const DISAGG: ModelDeploymentProps = {
   model: { id: 'meta-llama/Llama-3.1-70B-Instruct' },
@@ -19,14 +19,14 @@ describe('seed 003 §8, provider compatibility: exact messages, at synth', () =>
   ] as const)('engine %s with provider %s', (engine, provider, field, message) => {
     // KAITO's node SKU is given so that the engine is the only problem (other providers reject the override).
     const overrides = provider === 'kaito' ? KAITO_GPU_NODE : undefined;
-    const problems = problemsFor({ ...GPU_VLLM, image: 'img:1', engine: { type: engine }, provider: { name: provider, overrides } });
+    const problems = problemsFor({ ...GPU_VLLM, image: 'img:1', engine: { type: engine }, provider: { name: provider, overrides } as ProviderSpec });
     expect(problems).toEqual([{ field, message }]);
   });
 
   test.each([
     ['dynamo', 'Dynamo requires GPU (set resources.gpu.count > 0)'],
     ['kuberay', 'KubeRay requires GPU (set resources.gpu.count > 0)'],
-  ])('gpu.count 0 with provider %s', (provider, message) => {
+  ] as const)('gpu.count 0 with provider %s', (provider, message) => {
     // llama.cpp passes the core rules without a GPU; the provider's own checks catch the rest.
     const problems = problemsFor({ model: { id: 'org/m-gguf' }, engine: { type: 'llamacpp' }, resources: { gpu: { count: 0 } }, provider: { name: provider } });
     expect(problems).toContainEqual({ field: 'resources.gpu.count', message });
@@ -68,7 +68,7 @@ describe('further provider checks (what the upstream resource could not express)
   });
 
   test('Dynamo and KubeRay need a model id to start the engine', () => {
-    for (const provider of ['dynamo', 'kuberay']) {
+    for (const provider of ['dynamo', 'kuberay'] as const) {
       expect(problemsFor({ ...GPU_VLLM, model: { source: 'custom' }, image: 'img:1', provider: { name: provider } }).map((p) => p.field)).toEqual(['model.id']);
     }
   });

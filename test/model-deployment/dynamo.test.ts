@@ -1,5 +1,5 @@
 import { problemsFor, render } from './helpers';
-import { ModelDeploymentProps, ProviderRegistry } from '../../src/model-deployment';
+import { DynamoOverrides, ModelDeploymentProps, ProviderRegistry } from '../../src/model-deployment';
 
 const AGG: ModelDeploymentProps = {
   model: { id: 'Qwen/Qwen3-8B' },
@@ -114,7 +114,7 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1)', () => {
     expect(problemsFor({
       ...DISAGG,
       engine: { type: 'trtllm', args: { 'extra-engine-args': '/x.yaml' } },
-      provider: { overrides: { prefill: { args: { '--block-size': '1', 'model-path': 'x' }, engineConfig: { 'a': '1', 'a.b': '2', 'bad key': '3' } }, decode: { args: { n: 2 } } } },
+      provider: { overrides: { prefill: { args: { '--block-size': '1', 'model-path': 'x' }, engineConfig: { 'a': '1', 'a.b': '2', 'bad key': '3' } }, decode: { args: { n: 2 as any } } } }, // a number where a string belongs, as a YAML document may have it
     })).toEqual([
       { field: 'engine.args.extra-engine-args', message: '--extra-engine-args is set by provider.overrides.<role>.engineConfig; remove it from engine.args' },
       { field: 'provider.overrides.prefill.args.--block-size', message: 'provider.overrides.prefill.args keys are flag names without leading dashes: write "block-size", not "--block-size"' },
@@ -149,7 +149,7 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1)', () => {
     ['random', ['--http-port', '8000', '--router-mode', 'random']],
     ['none', ['--http-port', '8000']],
   ])('routerMode %s becomes a frontend argument, never an unknown field', (routerMode, args) => {
-    const s = services({ ...AGG, provider: { name: 'dynamo', overrides: routerMode ? { routerMode } : {} } });
+    const s = services({ ...AGG, provider: { name: 'dynamo', overrides: routerMode ? { routerMode: routerMode as DynamoOverrides['routerMode'] } : {} } });
     expect(s.Frontend.extraPodSpec.mainContainer.command).toEqual(['python3', '-m', 'dynamo.frontend']);
     expect(s.Frontend.extraPodSpec.mainContainer.args).toEqual(args);
     expect(Object.keys(s.Frontend)).not.toContain('routerMode');
@@ -232,7 +232,7 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1)', () => {
   });
 
   test('wrong override types fail naming the path and type; bad quantities too', () => {
-    expect(problemsFor({ ...AGG, provider: { name: 'dynamo', overrides: { routerMode: 'fastest', frontend: { replicas: '2', resources: { cpu: 'two' } } } } })).toEqual([
+    expect(problemsFor({ ...AGG, provider: { name: 'dynamo', overrides: { routerMode: 'fastest', frontend: { replicas: '2', resources: { cpu: 'two' } } } as any } })).toEqual([
       { field: 'provider.overrides.frontend.resources.cpu', message: '"two" is not a Kubernetes quantity such as "2" or "4Gi"' },
       { field: 'provider.overrides.routerMode', message: 'expected one of kv, round-robin, random, none, got string "fastest"' },
       { field: 'provider.overrides.frontend.replicas', message: 'expected integer, got string "2"' },

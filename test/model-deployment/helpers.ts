@@ -1,6 +1,7 @@
 import { join } from 'path';
 import { Testing } from 'cdk8s';
 import { Construct } from 'constructs';
+import { isKubernetesApiVersion } from '../../src/checks';
 import { ValidationError } from '../../src/errors';
 import { ModelDeployment, ModelDeploymentProps } from '../../src/model-deployment';
 import { CrdValidator } from '../../src/schema/crd-validator';
@@ -52,7 +53,7 @@ export function quietChart() {
  */
 export function expectSchemaValid(objects: any[]): void {
   // Custom resources' groups are domain names; Kubernetes' own (v1, apps/v1) are checked by test/examples.test.ts.
-  const customResources = objects.filter((o) => o.apiVersion.split('/')[0].includes('.'));
+  const customResources = objects.filter((o) => !isKubernetesApiVersion(o.apiVersion));
   for (const o of customResources) {
     const result = vendoredCrds().validate(o);
     expect({ object: `${o.kind}/${o.metadata?.name}`, violations: result.violations, notes: result.notes })

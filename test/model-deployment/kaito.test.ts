@@ -129,7 +129,7 @@ describe('KAITO Workspace', () => {
   });
 
   test('unknown override keys are reported with the documented ones', () => {
-    const { warnings } = render({ ...LLAMACPP, provider: { overrides: { ...LLAMACPP.provider!.overrides, instanceTyp: 'x' } } });
+    const { warnings } = render({ ...LLAMACPP, provider: { overrides: { ...LLAMACPP.provider!.overrides, instanceTyp: 'x' } as any } }); // a typo the types refuse; a YAML document may have it
     expect(warnings).toEqual(['provider.overrides.instanceTyp: unknown override key for the kaito provider, ignored (known keys here: nodeProvisioning, instanceType, ggufFile)']);
   });
 

@@ -138,11 +138,11 @@ describe('KubeRay RayService (ray.io/v1)', () => {
   });
 
   test('override types are checked at every depth', () => {
-    expect(problemsFor({ ...AGG, provider: { name: 'kuberay', overrides: { head: { rayStartParams: { 'num-cpus': 0 }, resources: { memory: 8 } } } } })).toEqual([
+    expect(problemsFor({ ...AGG, provider: { name: 'kuberay', overrides: { head: { rayStartParams: { 'num-cpus': 0 }, resources: { memory: 8 } } } as any } })).toEqual([
       { field: 'provider.overrides.head.rayStartParams.num-cpus', message: 'expected string, got number 0' },
       { field: 'provider.overrides.head.resources.memory', message: 'expected string, got number 8' },
     ]);
-    expect(problemsFor({ ...AGG, provider: { name: 'kuberay', overrides: { head: { rayStartParams: ['num-cpus=0'] } } } })).toEqual([
+    expect(problemsFor({ ...AGG, provider: { name: 'kuberay', overrides: { head: { rayStartParams: ['num-cpus=0'] } } as any } })).toEqual([
       { field: 'provider.overrides.head.rayStartParams', message: 'expected map of strings (map[string]string), got a list' },
     ]);
   });

@@ -1,5 +1,5 @@
 import { GPU_VLLM, problemsFor, render } from './helpers';
-import { checkOverrides, DYNAMO_OVERRIDES, KUBERAY_OVERRIDES, overrideValue } from '../../src/model-deployment';
+import { checkOverrides, DYNAMO_OVERRIDES, DynamoOverrides, KUBERAY_OVERRIDES, overrideValue } from '../../src/model-deployment';
 
 describe('provider.overrides (seed 003 §4.15)', () => {
   test('the documented keys and defaults of Dynamo and KubeRay', () => {
@@ -17,7 +17,7 @@ describe('provider.overrides (seed 003 §4.15)', () => {
   test('unknown keys at any depth are warnings naming the path; the rest still applies', () => {
     const { warnings, resource } = render({
       ...GPU_VLLM,
-      provider: { name: 'dynamo', overrides: { routerMode: 'kv', routermode: 'kv', frontend: { replicsa: 2, resources: { cpu: '3', gpu: '1' } } } },
+      provider: { name: 'dynamo', overrides: { routerMode: 'kv', routermode: 'kv', frontend: { replicsa: 2, resources: { cpu: '3', gpu: '1' } } } as DynamoOverrides },
     });
     expect(warnings).toEqual([
       'provider.overrides.routermode: unknown override key for the dynamo provider, ignored (known keys here: routerMode, frontend, prefill, decode)',
@@ -28,7 +28,7 @@ describe('provider.overrides (seed 003 §4.15)', () => {
   });
 
   test('wrong types fail synth naming the path and the expected type', () => {
-    expect(problemsFor({ ...GPU_VLLM, provider: { name: 'dynamo', overrides: { routerMode: 1, frontend: 'big' } } })).toEqual([
+    expect(problemsFor({ ...GPU_VLLM, provider: { name: 'dynamo', overrides: { routerMode: 1, frontend: 'big' } as any } })).toEqual([
       { field: 'provider.overrides.routerMode', message: 'expected one of kv, round-robin, random, none, got number 1' },
       { field: 'provider.overrides.frontend', message: 'expected map, got string "big"' },
     ]);

@@ -34,7 +34,7 @@ describe('pull Secrets and ServiceAccount reach every pod', () => {
   test.each([
     ['dynamo', { ...GPU_VLLM }],
     ['dynamo (disaggregated)', { ...GPU_VLLM, resources: undefined, serving: { mode: 'disaggregated' as const }, scaling: { prefill: { gpu: { count: 1 } }, decode: { gpu: { count: 1 } } } }],
-    ['kuberay', { ...GPU_VLLM, provider: { name: 'kuberay' } }],
+    ['kuberay', { ...GPU_VLLM, provider: { name: 'kuberay' as const } }],
     ['kaito (llama.cpp template)', LLAMACPP],
   ])('%s', (_, props) => {
     const specs = podSpecs(render({ ...props, ...IDENTITY }).resource);
@@ -53,8 +53,8 @@ describe('pull Secrets and ServiceAccount reach every pod', () => {
 
   test('names that are not Secret or ServiceAccount names fail synth, naming the field', () => {
     expect(problemsFor({ ...GPU_VLLM, imagePullSecrets: ['ok', 'Not_A_Name'], serviceAccountName: 'SA' })).toEqual([
-      { field: 'imagePullSecrets[1]', message: '"Not_A_Name" is not a Secret name (lower-case DNS subdomain)' },
-      { field: 'serviceAccountName', message: '"SA" is not a ServiceAccount name (lower-case DNS subdomain)' },
+      { field: 'imagePullSecrets[1]', message: '"Not_A_Name" is not a Secret name, a DNS-1123 subdomain (at most 253 lower-case letters, digits, "-" and ".")' },
+      { field: 'serviceAccountName', message: '"SA" is not a ServiceAccount name, a DNS-1123 subdomain (at most 253 lower-case letters, digits, "-" and ".")' },
     ]);
   });
 });
@@ -100,7 +100,7 @@ describe('numbers and names the API server would refuse fail synth', () => {
 describe('the serving endpoint, for clients such as a Llama Stack remote::vllm provider', () => {
   test.each([
     ['dynamo', GPU_VLLM, { service: 'chat-frontend', port: 8000, model: GPU_VLLM.model.id }],
-    ['kuberay', { ...GPU_VLLM, provider: { name: 'kuberay' } }, { service: 'chat-serve-svc', port: 8000, model: GPU_VLLM.model.id }],
+    ['kuberay', { ...GPU_VLLM, provider: { name: 'kuberay' as const } }, { service: 'chat-serve-svc', port: 8000, model: GPU_VLLM.model.id }],
     ['kaito', LLAMACPP, { service: 'chat', port: 80, model: LLAMACPP.model.id }],
   ])('%s: Service, port, OpenAI base path and the model\'s name there, with the cluster URL', (_, props, expected) => {
     const md = new ModelDeployment(quietChart(), 'md', { ...props, metadata: { name: 'chat', namespace: 'ai' } });

@@ -75,7 +75,7 @@ function dynamoServices(): Record<string, any> {
   const deployments: Record<string, any> = {};
   for (const engine of ['vllm', 'sglang', 'trtllm'] as const) {
     for (const mode of ['aggregated', 'disaggregated'] as const) {
-      for (const routerMode of ['kv', 'round-robin', 'random', 'none']) {
+      for (const routerMode of ['kv', 'round-robin', 'random', 'none'] as const) {
         const props: ModelDeploymentProps = {
           ...BASE,
           ...(mode === 'disaggregated' ? DISAGG : { resources: { gpu: { count: 2 } } }),

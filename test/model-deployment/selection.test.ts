@@ -55,7 +55,7 @@ describe('provider selection without provider.name (seed 003 §4.4)', () => {
   });
 
   test('an unknown provider.name lists the registered providers', () => {
-    expect(problemsFor({ model: { id: 'o/m' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } }, provider: { name: 'kserve' } }))
+    expect(problemsFor({ model: { id: 'o/m' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } }, provider: { name: 'kserve' } as any }))
       .toEqual([{ field: 'provider.name', message: "unknown provider 'kserve'; registered providers: dynamo, kaito, kuberay" }]);
   });
 

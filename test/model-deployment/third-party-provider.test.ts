@@ -16,6 +16,15 @@ import {
 } from '../../src/model-deployment';
 import { warningsOf } from '../../src/warnings';
 
+// A third-party provider's overrides join the typed `provider` spec as a user of the package adds them
+// (`declare module 'kube-inference-constructs'`): `provider: { overrides: { tier: 'gold' } }` type-checks,
+// `tier: 'platinum'` would not.
+declare module '../../src' {
+  interface ProviderOverridesByName {
+    readonly acme: { readonly tier?: 'gold' | 'silver' };
+  }
+}
+
 /**
  * A third-party provider, written against the public interface only: it renders a made-up
  * `serving.acme.dev/v1 AcmeModel` and selects itself, through a CEL rule, for `acme/` models.
@@ -100,7 +109,7 @@ describe('a third-party provider registered with a CEL selection rule', () => {
   });
 
   test('its documented overrides and compatibility check apply like the built-ins\'', () => {
-    expect(problemsFor({ model: { id: 'acme/chat-7b' }, ...GPU, scaling: { replicas: 9 }, provider: { overrides: { tier: 'bronze' } }, providers: registry() })).toEqual([
+    expect(problemsFor({ model: { id: 'acme/chat-7b' }, ...GPU, scaling: { replicas: 9 }, provider: { overrides: { tier: 'bronze' as any } }, providers: registry() })).toEqual([
       { field: 'scaling.replicas', message: 'Acme serves at most 8 replicas' },
       { field: 'provider.overrides.tier', message: 'expected one of gold, silver, got string "bronze"' },
       { field: 'provider.name', message: "'acme' was selected automatically (acme/ model → acme (vendor-tuned serving)); set provider.name to choose another provider" },

@@ -3,12 +3,12 @@
 // admission code where it runs here (render() in helpers.ts checks both), or fails synth with problems
 // naming fields: never a crash, never an object upstream refuses.
 import { GPU_VLLM, KAITO_CPU_NODE, KAITO_GPU_NODE, problemsOf, render } from './helpers';
-import { BuiltInProviderOptions, ModelDeploymentProps, ProviderRegistry } from '../../src/model-deployment';
+import { BuiltInProviderOptions, ModelDeploymentProps, ProviderSpec, ProviderRegistry } from '../../src/model-deployment';
 import { ENGINE_TYPES, SERVING_MODES } from '../../src/model-deployment/types';
 
 interface Target {
   readonly label: string;
-  readonly provider: string;
+  readonly provider: 'kaito' | 'dynamo' | 'kuberay';
   readonly options: BuiltInProviderOptions;
   readonly overrides: (gpu: boolean) => Record<string, unknown>;
 }
@@ -36,7 +36,7 @@ function spec(target: Target, engine: (typeof ENGINE_TYPES)[number], mode: (type
     ...llamacpp,
     engine: { type: engine, contextLength: 8192 },
     ...sizing,
-    provider: { name: target.provider, overrides: { ...target.overrides(gpu), ...ggufFile } },
+    provider: { name: target.provider, overrides: { ...target.overrides(gpu), ...ggufFile } } as ProviderSpec,
     providers: ProviderRegistry.builtIn(target.options),
   };
 }

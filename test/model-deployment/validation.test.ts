@@ -174,7 +174,7 @@ describe('shape of every field', () => {
       { field: 'resources.memory', message: '"32GB" is not a Kubernetes quantity such as "4", "500m" or "32Gi"' },
       { field: 'resources.cpu', message: 'expected a quantity string, got number 4 (quote it: "4")' },
       { field: 'image', message: '"my image" is not an image reference without whitespace' },
-      { field: 'secrets.huggingFaceToken', message: '"HF_TOKEN" is not a Secret name (lower-case DNS subdomain)' },
+      { field: 'secrets.huggingFaceToken', message: '"HF_TOKEN" is not a Secret name, a DNS-1123 subdomain (at most 253 lower-case letters, digits, "-" and ".")' },
     ]);
   });
 

@@ -3,11 +3,14 @@ import * as pulumi from '@pulumi/pulumi';
 import { ApiObject, Testing } from 'cdk8s';
 import { mockPulumi, settled, valueOf } from './mocks';
 import * as cdk8s from '../../src';
-import { LlamaStackWithProviders } from '../../src/pulumi';
+import { LlamaStackWithProviders, LlamaStackWithProvidersArgs } from '../../src/pulumi';
 import { checkDeferredRelease } from '../../src/pulumi/deferred-release';
 import { DeferredValues } from '../../src/pulumi/deferred-values';
 import { synthesizeObjects } from '../../src/synth';
 import { THREE_PROVIDERS } from '../llama-stack/helpers';
+
+// The cdk8s props of the parity tests as Pulumi args: they name no object by reference (the args take names, as Inputs).
+const asArgs = (props: cdk8s.LlamaStackWithProvidersProps) => props as LlamaStackWithProvidersArgs;
 
 const registered = mockPulumi();
 const ofComponent = (prefix: string) => registered.filter((r) => r.name.startsWith(`${prefix}-`) && r.type.startsWith('kubernetes:'));
@@ -15,7 +18,7 @@ const ofComponent = (prefix: string) => registered.filter((r) => r.name.startsWi
 describe('Pulumi LlamaStackWithProviders', () => {
   test('registers exactly the objects the cdk8s construct renders (parity)', async () => {
     const props = { ...THREE_PROVIDERS, namespace: 'ai' };
-    const component = new LlamaStackWithProviders('parity', props);
+    const component = new LlamaStackWithProviders('parity', asArgs(props));
     await settled(component.resources);
 
     const chart = Testing.chart();
@@ -48,10 +51,23 @@ describe('Pulumi LlamaStackWithProviders', () => {
   });
 
   test('exposes the service name and port and the rendered ConfigMaps', async () => {
-    const component = new LlamaStackWithProviders('outputs', { ...THREE_PROVIDERS, port: 9000 });
+    const component = new LlamaStackWithProviders('outputs', asArgs({ ...THREE_PROVIDERS, port: 9000 }));
     expect(await valueOf(component.serviceName)).toBe('outputs-service');
     expect(await valueOf(component.servicePort)).toBe(9000);
     expect(await valueOf(component.configMapNames)).toEqual(['outputs-init-scripts']);
+  });
+
+  test('a warning about a value known later is logged once that value is known, never about its placeholder', async () => {
+    const warn = jest.spyOn(pulumi.log, 'warn').mockImplementation(() => Promise.resolve());
+    try {
+      const component = new LlamaStackWithProviders('untagged', { distribution: { image: pulumi.output('quay.io/acme/llama-stack:custom') } });
+      await settled(component.resources);
+      const messages = warn.mock.calls.map(([message]) => message);
+      expect(messages.filter((m) => /deferred-[0-9a-f]{16}/.test(m))).toEqual([]);
+      expect(messages.filter((m) => m.includes('the tag of quay.io/acme/llama-stack:custom does not say which server release it runs'))).toHaveLength(1);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   test('accepts outputs of other resources for the namespace and images', async () => {

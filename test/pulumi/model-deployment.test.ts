@@ -7,12 +7,13 @@ import { ModelDeployment } from '../../src/pulumi';
 const registered = mockPulumi();
 const ofComponent = (prefix: string) => registered.filter((r) => r.name.startsWith(`${prefix}-`) && r.type.startsWith('kubernetes:'));
 
-const GPU_VLLM: cdk8s.ModelDeploymentSpec = {
+// `satisfies`: a cdk8s spec that names its objects by name, so the Pulumi args (names as Inputs) take it too.
+const GPU_VLLM = {
   model: { id: 'meta-llama/Llama-3.1-8B-Instruct', source: 'huggingface' },
   engine: { type: 'vllm', contextLength: 8192 },
   resources: { gpu: { count: 1 }, memory: '32Gi' },
   secrets: { huggingFaceToken: 'hf-token' },
-};
+} satisfies cdk8s.ModelDeploymentSpec;
 
 describe('Pulumi ModelDeployment', () => {
   test('registers exactly what the cdk8s construct renders, and exposes the selection', async () => {

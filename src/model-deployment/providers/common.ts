@@ -1,16 +1,15 @@
 // Pieces every built-in provider uses: Kubernetes shapes of the unified fields, and checks.
 import { Problem } from '../../errors';
+import { EnvVar, EnvVarSource, Toleration } from '../../pod-spec';
 import { DEFAULT_GPU_TYPE, ResolvedModelDeployment } from '../resolved-spec';
-import { EnvVar, Toleration } from '../types';
 
-/** A container environment variable, as Kubernetes spells it. */
-export interface KubeEnvVar {
-  readonly name: string;
-  readonly value?: string;
-  readonly valueFrom?: {
-    readonly secretKeyRef?: { readonly name: string; readonly key: string; readonly optional?: boolean };
-    readonly configMapKeyRef?: { readonly name: string; readonly key: string; readonly optional?: boolean };
-    readonly fieldRef?: { readonly fieldPath: string; readonly apiVersion?: string };
+/**
+ * A container environment variable as the generated CRD types take it: they wrap a resource's
+ * `divisor` in a class of their own (one per place in the schema), whose JSON is the quantity string.
+ */
+export interface KubeEnvVar extends Omit<EnvVar, 'valueFrom'> {
+  readonly valueFrom?: Omit<EnvVarSource, 'resourceFieldRef'> & {
+    readonly resourceFieldRef?: { readonly resource: string; readonly containerName?: string; readonly divisor?: any };
   };
 }
 
@@ -24,6 +23,7 @@ export function kubeEnv(env: readonly EnvVar[]): KubeEnvVar[] | undefined {
       secretKeyRef: e.valueFrom.secretKeyRef && { ...e.valueFrom.secretKeyRef },
       configMapKeyRef: e.valueFrom.configMapKeyRef && { ...e.valueFrom.configMapKeyRef },
       fieldRef: e.valueFrom.fieldRef && { ...e.valueFrom.fieldRef },
+      resourceFieldRef: e.valueFrom.resourceFieldRef && { ...e.valueFrom.resourceFieldRef },
     },
   }));
 }

@@ -11,8 +11,8 @@ import type {
   DynamoGraphDeploymentSpecServicesResourcesLimits,
 } from '../../../imports/dynamo-graph-deployment.generated';
 import { defineCustomResource } from '../../../kubernetes-objects';
+import { Toleration } from '../../../pod-spec';
 import { DEFAULT_GPU_TYPE } from '../../resolved-spec';
-import { Toleration } from '../../types';
 import { KubePodIdentity, literalArg, nonEmpty } from '../common';
 
 /** Pod-level settings shared by every component. */
