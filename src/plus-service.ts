@@ -1,8 +1,9 @@
-// A rendered Service as an object of the app's own cdk8s-plus, for the cdk8s-plus APIs that take a
-// `Service` (`IngressBackend.fromService`). cdk8s-plus's `Service` is a class with private fields, so
-// nothing but an instance of it fits: the instance is made with the class the app passes in (whichever
-// major it uses), in a chart that is never synthesised, so it stands for the Service and renders nothing.
-import { ApiObject, App, Chart } from 'cdk8s';
+// A Service (rendered by a construct, or by an operator from a construct's resource) as an object of
+// the app's own cdk8s-plus, for the cdk8s-plus APIs that take a `Service` (`IngressBackend.fromService`).
+// cdk8s-plus's `Service` is a class with private fields, so nothing but an instance of it fits: the
+// instance is made with the class the app passes in (whichever major it uses), in a chart that is never
+// synthesised, so it stands for the Service and renders nothing.
+import { App, Chart } from 'cdk8s';
 import type { Construct } from 'constructs';
 
 /** The props this package gives a cdk8s-plus `Service`: those every cdk8s-plus major takes. */
@@ -19,13 +20,8 @@ export interface CdkPlusModule<S> {
   readonly Service: new (scope: Construct, id: string, props: PlusServiceProps) => S;
 }
 
-/** `service` (rendered by a construct) as a `Service` of `plus`. */
-export function plusServiceOf<S>(plus: CdkPlusModule<S>, service: ApiObject): S {
-  const ports: { port: number; name?: string }[] = service.toJson().spec.ports;
-  const namespace = service.metadata.namespace;
-  const detached = new Chart(new App(), 'reference', { namespace });
-  return new plus.Service(detached, 'service', {
-    metadata: { name: service.name, namespace },
-    ports: ports.map((p) => ({ port: p.port, name: p.name })),
-  });
+/** The Service of `props` as a `Service` of `plus`. */
+export function plusServiceOf<S>(plus: CdkPlusModule<S>, props: PlusServiceProps): S {
+  const detached = new Chart(new App(), 'reference', { namespace: props.metadata.namespace });
+  return new plus.Service(detached, 'service', props);
 }

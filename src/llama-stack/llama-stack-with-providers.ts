@@ -613,7 +613,11 @@ export class LlamaStackWithProviders extends Construct {
    * @param plus the cdk8s-plus module of the app (`import * as kplus from 'cdk8s-plus-33'`)
    */
   public plusService<S>(plus: CdkPlusModule<S>): S {
-    return plusServiceOf(plus, this.service);
+    const ports: { port: number; name: string }[] = this.service.toJson().spec.ports;
+    return plusServiceOf(plus, {
+      metadata: { name: this.serviceName, namespace: this.service.metadata.namespace },
+      ports: ports.map((p) => ({ port: p.port, name: p.name })),
+    });
   }
 }
 

@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import { DNS1035_LABEL, DNS1123_LABEL, ShapeChecker } from '../checks';
 import { Problem, ProblemCollector, ValidationError } from '../errors';
 import { checkReferenceNamespace } from '../object-reference';
+import { CdkPlusModule, plusServiceOf } from '../plus-service';
 import { checkObjectsUniqueInApp } from '../unique-objects';
 import { addWarning } from '../warnings';
 import { commonLabels, podLabels, PROVIDER_ANNOTATION, propagatedLabels, resourceLabels, SELECTION_REASON_ANNOTATION } from './metadata';
@@ -149,6 +150,19 @@ export class ModelDeployment extends Construct {
     }
     const model = provider.servedModelName !== undefined ? provider.servedModelName(deployment) : deployment.model.servedName ?? deployment.model.id;
     this.endpoint = modelEndpoint(this.name, model, provider.endpoint(deployment), metadata.namespace ?? Chart.of(this).namespace);
+  }
+
+  /**
+   * The Service the provider's operator makes for the model (`endpoint.service`, which this construct
+   * does not render) as a `Service` of the app's own cdk8s-plus (whichever major), for the cdk8s-plus
+   * APIs that take one: `kplus.IngressBackend.fromService(model.plusService(kplus))`.
+   * @param plus the cdk8s-plus module of the app (`import * as kplus from 'cdk8s-plus-33'`)
+   */
+  public plusService<S>(plus: CdkPlusModule<S>): S {
+    return plusServiceOf(plus, {
+      metadata: { name: this.endpoint.service, namespace: this.endpoint.namespace },
+      ports: [{ port: this.endpoint.port }],
+    });
   }
 }
 

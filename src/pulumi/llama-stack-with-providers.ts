@@ -1,3 +1,4 @@
+import type * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
 import * as cdk8s from '../llama-stack';
 import { checkDeferredRelease } from './deferred-release';
@@ -181,6 +182,10 @@ export class LlamaStackWithProviders extends pulumi.ComponentResource {
   public readonly configMapNames: pulumi.Output<string[]>;
   /** The ids the server lists the `models` under (`<providerId>/<model>`), what a client names in a chat completion. */
   public readonly modelIds: pulumi.Output<string[]>;
+  /** The server's Service, as registered: for an Ingress of the program, or `dependsOn`. */
+  public readonly service: k8s.core.v1.Service;
+  /** The server's Deployment, as registered. */
+  public readonly deployment: k8s.apps.v1.Deployment;
   /** The registered Kubernetes resources. */
   public readonly resources: pulumi.CustomResource[];
 
@@ -216,10 +221,12 @@ export class LlamaStackWithProviders extends pulumi.ComponentResource {
     };
     problems.throwIfAny(`LlamaStackWithProviders '${name}'`);
 
-    const { construct: built, resources } = renderComponent(this, name, props, deferred,
+    const { construct: built, resources, registered } = renderComponent(this, name, props, deferred,
       (scope, id, p) => new cdk8s.LlamaStackWithProviders(scope, id, p),
       (resolved) => checkDeferredRelease(args, resolved, name));
     this.resources = resources;
+    this.service = registered('Service', built.serviceName) as k8s.core.v1.Service;
+    this.deployment = registered('Deployment', built.name) as k8s.apps.v1.Deployment;
     this.serviceName = pulumi.output(built.serviceName);
     this.servicePort = pulumi.output(built.port);
     this.configMapNames = pulumi.output(built.configMapNames);

@@ -71,6 +71,8 @@ export class ModelDeployment extends pulumi.ComponentResource {
   public readonly selectedProvider: pulumi.Output<string>;
   /** Why that provider was chosen. */
   public readonly selectionReason: pulumi.Output<string>;
+  /** The provider resource (a Workspace, DynamoGraphDeployment or RayService), as registered: for `dependsOn`. */
+  public readonly resource: pulumi.CustomResource;
   /** The registered Kubernetes resources. */
   public readonly resources: pulumi.CustomResource[];
   /** Where it serves its OpenAI-compatible API; `models: [model.endpoint]` of a `LlamaStackWithProviders` serves it there. */
@@ -89,8 +91,10 @@ export class ModelDeployment extends pulumi.ComponentResource {
       serviceAccountName: deferred.placeholder(serviceAccountName, 'name'),
     };
 
-    const { construct: built, resources } = renderComponent(this, name, props, deferred, (scope, id, p) => new cdk8s.ModelDeployment(scope, id, p));
+    const { construct: built, resources, registered } = renderComponent(
+      this, name, props, deferred, (scope, id, p) => new cdk8s.ModelDeployment(scope, id, p));
     this.resources = resources;
+    this.resource = registered(built.resource.kind, built.resource.name);
     this.resourceName = pulumi.output(built.name);
     this.resourceType = pulumi.output(`${built.resource.apiVersion} ${built.resource.kind}`);
     this.selectedProvider = pulumi.output(built.provider.name);

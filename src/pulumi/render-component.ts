@@ -17,7 +17,7 @@ export function renderComponent<P, C extends Construct>(
   deferred: DeferredValues,
   create: (scope: Construct, id: string, props: P) => C,
   checkResolved?: (props: P) => void,
-): { construct: C; resources: pulumi.CustomResource[] } {
+): { construct: C; resources: pulumi.CustomResource[]; registered: (kind: string, name: string) => pulumi.CustomResource } {
   let construct: C | undefined;
   const render = (p: P) => synthesizeObjects(undefined, (scope) => {
     construct = create(scope, name, p);
@@ -33,5 +33,8 @@ export function renderComponent<P, C extends Construct>(
     checkResolved?.(resolved);
     render(resolved).warnings.filter((w) => !logged.includes(w)).forEach((w) => void pulumi.log.warn(w, component));
   });
-  return { construct: built, resources: registerObjects(component, name, objects) };
+  const resources = registerObjects(component, name, objects);
+  // The resource of one rendered object; the objects are registered in order, one resource each.
+  const registered = (kind: string, objectName: string) => resources[objects.findIndex((o) => o.kind === kind && o.metadata?.name === objectName)];
+  return { construct: built, resources, registered };
 }

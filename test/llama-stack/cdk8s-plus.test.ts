@@ -127,4 +127,15 @@ describe('ModelDeployment with cdk8s-plus objects', () => {
     expect(() => new ModelDeployment(chart, 'model2', { ...spec, serviceAccountName: foreign }))
       .toThrow("serviceAccountName: a ServiceAccount 'shared-identity' is in namespace 'shared', the pods in 'ai'");
   });
+
+  test('IngressBackend.fromService(model.plusService(kplus)) routes to the Service the operator makes', () => {
+    const { chart } = chartWith();
+    const model = new ModelDeployment(chart, 'model', {
+      metadata: { name: 'chat' }, model: { id: 'Qwen/Qwen3-0.6B' }, engine: { type: 'vllm' }, resources: { gpu: { count: 1 } },
+    });
+    new kplus.Ingress(chart, 'ingress', { defaultBackend: kplus.IngressBackend.fromService(model.plusService(kplus)) });
+    const manifests = Testing.synth(chart);
+    expect(manifests.find((m) => m.kind === 'Ingress').spec.defaultBackend).toEqual({ service: { name: 'chat-frontend', port: { number: 8000 } } });
+    expect(manifests.filter((m) => m.kind === 'Service')).toEqual([]);
+  });
 });

@@ -50,11 +50,15 @@ describe('Pulumi LlamaStackWithProviders', () => {
     ]);
   });
 
-  test('exposes the service name and port and the rendered ConfigMaps', async () => {
+  test('exposes the service name and port, the rendered ConfigMaps, and the Service and Deployment as resources', async () => {
     const component = new LlamaStackWithProviders('outputs', asArgs({ ...THREE_PROVIDERS, port: 9000 }));
     expect(await valueOf(component.serviceName)).toBe('outputs-service');
     expect(await valueOf(component.servicePort)).toBe(9000);
     expect(await valueOf(component.configMapNames)).toEqual(['outputs-init-scripts']);
+    expect(component.service).toBeInstanceOf(k8s.core.v1.Service);
+    expect(await valueOf(component.service.urn)).toMatch(/::outputs-service-outputs-service$/);
+    expect(component.deployment).toBeInstanceOf(k8s.apps.v1.Deployment);
+    expect(await valueOf(component.deployment.urn)).toMatch(/::outputs-deployment-outputs$/);
   });
 
   test('a warning about a value known later is logged once that value is known, never about its placeholder', async () => {

@@ -28,6 +28,7 @@ describe('Pulumi ModelDeployment', () => {
     expect(await valueOf(component.selectionReason)).toBe(expected[0].metadata.annotations['kube-inference.io/selection-reason']);
     expect(await valueOf(component.resourceType)).toBe('nvidia.com/v1alpha1 DynamoGraphDeployment');
     expect(await valueOf(component.resourceName)).toBe('llama-8b');
+    expect(await valueOf(component.resource.urn)).toMatch(/::llama-8b-dynamographdeployment-llama-8b$/);
   });
 
   test('custom resources are registered under their own type token', async () => {
