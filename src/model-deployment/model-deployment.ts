@@ -94,10 +94,13 @@ export class ModelDeployment extends Construct {
     validation.problems.forEach((p) => problems.add(p.field, p.message));
     this.name = metadata.name ?? Names.toDnsLabel(this);
     checkMetadata(problems, metadata, this.name);
-    const podNamespace = metadata.namespace ?? Chart.of(this).namespace;
-    checkReferenceNamespace(spec.secrets?.huggingFaceToken, 'secrets.huggingFaceToken', 'a Secret', podNamespace, problems);
-    spec.imagePullSecrets?.forEach((s, i) => checkReferenceNamespace(s, `imagePullSecrets[${i}]`, 'a Secret', podNamespace, problems));
-    checkReferenceNamespace(spec.serviceAccountName, 'serviceAccountName', 'a ServiceAccount', podNamespace, problems);
+    if (validation.problems.length === 0) {
+      // The shapes are right: the objects named are in the pods' namespace.
+      const podNamespace = metadata.namespace ?? Chart.of(this).namespace;
+      checkReferenceNamespace(spec.secrets?.huggingFaceToken, 'secrets.huggingFaceToken', 'a Secret', podNamespace, problems);
+      spec.imagePullSecrets?.forEach((s, i) => checkReferenceNamespace(s, `imagePullSecrets[${i}]`, 'a Secret', podNamespace, problems));
+      checkReferenceNamespace(spec.serviceAccountName, 'serviceAccountName', 'a ServiceAccount', podNamespace, problems);
+    }
     problems.throwIfAny(subject);
     validation.warnings.forEach((w) => addWarning(this, w));
 

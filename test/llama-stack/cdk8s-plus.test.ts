@@ -128,6 +128,17 @@ describe('ModelDeployment with cdk8s-plus objects', () => {
       .toThrow("serviceAccountName: a ServiceAccount 'shared-identity' is in namespace 'shared', the pods in 'ai'");
   });
 
+  test('references of the wrong shape (YAML, JavaScript) are problems of their fields, never a crash', () => {
+    const { chart } = chartWith();
+    expect(() => new ModelDeployment(chart, 'model', {
+      model: { id: 'Qwen/Qwen3-0.6B' },
+      engine: { type: 'vllm' },
+      resources: { gpu: { count: 1 } },
+      imagePullSecrets: 'registry-pull' as any,
+      serviceAccountName: { metadata: {} } as any,
+    })).toThrow(/imagePullSecrets: expected a list[^]*serviceAccountName: expected a ServiceAccount's name, or an object with a name/);
+  });
+
   test('IngressBackend.fromService(model.plusService(kplus)) routes to the Service the operator makes', () => {
     const { chart } = chartWith();
     const model = new ModelDeployment(chart, 'model', {
