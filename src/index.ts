@@ -12,7 +12,6 @@ export { LABEL_DOMAIN } from './labels';
 export type {
   EnvValue, EnvVar, EnvVarSource, KeySelector, Probe, Toleration, TopologySpreadConstraint, Volume, VolumeMount,
 } from './pod-spec';
-export { nameOf } from './object-reference';
 export type { NamedObject, ObjectReference } from './object-reference';
 export type { CdkPlusModule, PlusServiceProps } from './plus-service';
 
