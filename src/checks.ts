@@ -4,8 +4,8 @@ import { ProblemCollector } from './errors';
 
 /** A Kubernetes quantity (`4`, `500m`, `32Gi`, `1e3`), as the API server parses it. */
 export const QUANTITY = /^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$/;
-/** RFC 1123 subdomain: Secret and ConfigMap names. */
-export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** RFC 1123 subdomain of at most 253 characters (k8s.io/apimachinery IsDNS1123Subdomain): Secret and ConfigMap names. */
+export const DNS1123_SUBDOMAIN = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /** RFC 1123 label: namespaces, container names, provider ids. */
 export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** The largest value of a Kubernetes `int32` field. */
@@ -77,19 +77,26 @@ export const SUBDOMAIN_HINT = 'a DNS-1123 subdomain (at most 253 lower-case lett
 export class ShapeChecker {
   public constructor(public readonly problems: ProblemCollector) {}
 
-  /** A map with only the given keys; unknown keys are problems. Returns the map or undefined. */
-  public object(value: unknown, path: string, allowed: readonly string[]): Record<string, unknown> | undefined {
+  /** A map whose keys are the caller's to check. Returns the map or undefined. */
+  public map(value: unknown, path: string): Record<string, unknown> | undefined {
     if (value === undefined) return undefined;
     if (!isRecord(value)) {
       this.problems.add(path, `expected a map, got ${describeValue(value)}`);
       return undefined;
     }
-    for (const key of Object.keys(value)) {
+    return value;
+  }
+
+  /** A map with only the given keys; unknown keys are problems. Returns the map or undefined. */
+  public object(value: unknown, path: string, allowed: readonly string[]): Record<string, unknown> | undefined {
+    const map = this.map(value, path);
+    if (map === undefined) return undefined;
+    for (const key of Object.keys(map)) {
       if (!allowed.includes(key)) {
         this.problems.add(joinPath(path, key), `unknown field; expected one of: ${allowed.join(', ')}`);
       }
     }
-    return value;
+    return map;
   }
 
   /** A string (optionally non-empty and matching a pattern). */
@@ -215,7 +222,7 @@ export function isQualifiedName(key: string): boolean {
   const name = parts[parts.length - 1];
   if (name.length === 0 || name.length > 63 || !LABEL_NAME.test(name)) return false;
   if (parts.length === 2) {
-    return parts[0].length > 0 && parts[0].length <= 253 && DNS1123_SUBDOMAIN.test(parts[0]);
+    return DNS1123_SUBDOMAIN.test(parts[0]);
   }
   return true;
 }

@@ -28,16 +28,16 @@ export function nameOf(reference: ObjectReference): string {
 }
 
 /**
- * Checks a reference: a name that is a DNS-1123 subdomain (unless `subdomain` is false: a check of its
- * own follows), or an object whose `name` is. `kind` says what is referred to (`a Secret`).
+ * Checks a reference: a name that is a DNS-1123 subdomain, or an object whose `name` is. `kind` says
+ * what is referred to (`a Secret`).
  */
-export function checkReference(check: ShapeChecker, value: unknown, path: string, kind: string, subdomain = true): void {
+export function checkReference(check: ShapeChecker, value: unknown, path: string, kind: string): void {
   const name = isRecord(value) ? value.name : value;
   if (isRecord(value) && typeof name !== 'string') {
     check.problems.add(path, `expected ${kind}'s name, or an object with a name (a cdk8s-plus or cdk8s object); this object has none.`);
     return;
   }
-  check.string(name, isRecord(value) ? `${path}.name` : path, subdomain ? { pattern: DNS1123_SUBDOMAIN, patternHint: `${kind} name, ${SUBDOMAIN_HINT}` } : {});
+  check.string(name, isRecord(value) ? `${path}.name` : path, { pattern: DNS1123_SUBDOMAIN, patternHint: `${kind} name, ${SUBDOMAIN_HINT}` });
 }
 
 /**

@@ -28,7 +28,7 @@ export function checkEnvVars(check: ShapeChecker, value: unknown, field: string)
  * (an instance of any cdk8s-plus major has exactly `value` and `valueFrom`).
  */
 export function checkEnvValues(check: ShapeChecker, value: unknown, field: string): void {
-  const values = check.object(value, field, Object.keys(value ?? {}));
+  const values = check.map(value, field);
   for (const [name, item] of Object.entries(values ?? {})) {
     const path = joinPath(field, name);
     check.string(name, path, { pattern: ENV_VAR_NAME, patternHint: 'a valid environment variable name' });

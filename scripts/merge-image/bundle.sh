@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Bundles the kube-inference CLI (src/cli/main.ts and everything it imports, yaml included) into one
-# CommonJS file, DIR/kube-inference.cjs: the build context of containers/merge/Containerfile. The
-# bundle keeps main.ts's `#!/usr/bin/env node` line, so the image can run it as `kube-inference`.
-# `validate --server`'s client library stays out: the image merges configs and talks to no cluster.
+# CommonJS file, DIR/kube-inference.cjs, with the init scripts beside it (the bundle reads them from its
+# own directory; `write-init-scripts` copies them into the pods): the build context of
+# containers/merge/Containerfile. The bundle keeps main.ts's `#!/usr/bin/env node` line, so the image can
+# run it as `kube-inference`. `validate --server`'s client library stays out: the image merges configs
+# and talks to no cluster.
 #
 # Usage: scripts/merge-image/bundle.sh DIR
 set -euo pipefail
@@ -15,3 +17,5 @@ mkdir -p "$out_dir"
   --external:@kubernetes/client-node \
   --outfile="$out_dir/kube-inference.cjs"
 chmod 0755 "$out_dir/kube-inference.cjs"
+# The scripts src/llama-stack/scripts/index.ts names (SCRIPT_FILES): every shell and Python file there.
+cp "$repo"/src/llama-stack/scripts/*.sh "$repo"/src/llama-stack/scripts/*.py "$out_dir/"

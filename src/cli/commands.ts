@@ -30,6 +30,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => (require('./merge-config-command') as typeof import('./merge-config-command')).mergeConfigCommand,
   },
   {
+    name: 'write-init-scripts',
+    summary: 'Write the init scripts into the pod\'s scripts volume (run by the merge image\'s first init container)',
+    load: () => (require('./write-init-scripts-command') as typeof import('./write-init-scripts-command')).writeInitScriptsCommand,
+  },
+  {
     name: 'status',
     summary: 'Print the unified status of saved Workspace/DynamoGraphDeployment/RayService resources',
     load: () => (require('./status-command') as typeof import('./status-command')).statusCommand,

@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 import { COMMANDS } from './commands';
 import { CliIo, processIo, UsageError } from './io';
+import { packageVersion } from '../run-config/merge-image';
 import { closest } from '../suggest';
+
+const NAME_WIDTH = Math.max(...COMMANDS.map((c) => c.name.length));
 
 const HELP = (): string => [
   'Usage: kube-inference <command> [options]',
   '',
   'Commands:',
-  ...COMMANDS.map((c) => `  ${c.name.padEnd(14)} ${c.summary}`),
+  ...COMMANDS.map((c) => `  ${c.name.padEnd(NAME_WIDTH)} ${c.summary}`),
   '',
   'Options:',
   '  -h, --help     print this help (`kube-inference help <command>` or `<command> --help`: a command\'s options)',
@@ -15,17 +18,11 @@ const HELP = (): string => [
   '',
 ].join('\n');
 
-/** The package's version, as published. */
-function version(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('../../package.json') as { version: string }).version;
-}
-
 /** Runs the CLI with the given arguments; resolves to the exit code. Never throws. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [first, ...afterFirst] = argv;
   if (first === '--version' || first === '-V') {
-    io.stdout(`${version()}\n`);
+    io.stdout(`${packageVersion()}\n`);
     return 0;
   }
   // `help <command>` is `<command> --help`.

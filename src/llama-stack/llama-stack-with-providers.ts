@@ -22,13 +22,13 @@ import {
   UserConfig,
 } from './options';
 import {
-  checkUserVolumes, containerSecurityContext, initContainers, PodPlan, podSecurityContext, ResourceRequirements, serverContainer, serverPortName,
-  sidecars, volumes, VOLUMES,
+  checkUserVolumes, containerSecurityContext, initContainers, PodPlan, podSecurityContext, ResourceRequirements, scriptsSource, serverContainer,
+  serverPortName, sidecars, volumes, VOLUMES,
 } from './pod';
 import { defineProviderService } from './provider-service';
 import { kubernetesMinorOf, NATIVE_SIDECARS_SINCE } from './provider-sidecar';
 import { autoscalerSpec, disruptionBudgetSpec, podPlacement } from './scaling';
-import { initScripts } from './scripts';
+import { initScripts, initScriptsDigest } from './scripts';
 import { serverResources } from './server-process';
 import { CONFIG_MAPS_HASH_ANNOTATION, configMapsUsedBy, hashOfAppConfigMaps, userConfigMap } from './used-config-maps';
 import { MAX_NAME_LENGTH, validateProps } from './validate';
@@ -426,15 +426,15 @@ export class LlamaStackWithProviders extends Construct {
     const mergeInPod = providersLeft || servedModelsLeft
       || (configSeenInPodOnly && (typeof validated.transport === 'object' || validated.declarative?.inPod !== undefined));
 
-    // The init scripts are reviewable text in their own ConfigMap; their hash rolls the pods when
-    // a new library version changes them.
+    // The init scripts come from the merge image when the pod runs it, else as reviewable text in their
+    // own ConfigMap; their digest rolls the pods when a new library version changes them.
     const scriptsConfigMap = `${this.name}-init-scripts`;
-    if (validated.providers.length > 0 || (mergeInPod && configMap === undefined)) {
-      const data = initScripts();
-      defineObject(this, 'init-scripts', 'ConfigMap', { metadata: metadata(scriptsConfigMap), data: { ...data } });
+    const scripts = scriptsSource({ providers: validated.providers, mergeInPod, configMap });
+    if (scripts === 'configMap') {
+      defineObject(this, 'init-scripts', 'ConfigMap', { metadata: metadata(scriptsConfigMap), data: { ...initScripts() } });
       this.configMapNames.push(scriptsConfigMap);
-      podAnnotations[`${LABEL_DOMAIN}/init-scripts-hash`] = sha256(Object.values(data).join('\0'));
     }
+    if (scripts !== 'none') podAnnotations[`${LABEL_DOMAIN}/init-scripts-hash`] = initScriptsDigest();
 
     const storageMountPath = props.storage?.mountPath ?? release.stateDir;
     const persistent = props.storage !== undefined && !props.storage.ephemeral;

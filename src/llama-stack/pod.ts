@@ -19,7 +19,7 @@ import {
 } from './paths';
 import { PROVIDER_SERVICE_ENV } from './provider-service';
 import { sidecarContainer } from './provider-sidecar';
-import { initScripts, SCRIPT_FILES } from './scripts';
+import { initScripts, initScriptsDigest, SCRIPT_FILES } from './scripts';
 import { needsInsecureFlag, tlsMount, tlsVolume } from './server-tls';
 import { ValidatedProvider } from './validate';
 import { ProblemCollector } from '../errors';
@@ -50,7 +50,7 @@ export const VOLUMES = {
   userConfig: 'user-config',
   /** PVC or emptyDir: the server's state directory. */
   storage: 'llama-storage',
-  /** configMap: the init-container scripts. */
+  /** The init-container scripts: the stack's ConfigMap, or an emptyDir the merge image writes them into. */
   scripts: 'init-scripts',
 } as const;
 
@@ -67,7 +67,7 @@ export interface PodPlan {
   readonly providers: readonly ValidatedProvider[];
   /** The ConfigMap holding the server's config: the user's, or the one merged at synth time. */
   readonly configMap?: { readonly name: string; readonly key: string };
-  /** The ConfigMap holding the init-container scripts (present whenever there are providers). */
+  /** The ConfigMap holding the init-container scripts, when {@link scriptsSource} says the pod reads them from one. */
   readonly scriptsConfigMap: string;
   /** Run the preflight check of the providers before the server starts. */
   readonly preflight: boolean;
@@ -148,12 +148,25 @@ export function serverConfigPath(plan: PodPlan): string | undefined {
 }
 
 /** True when the base config must be extracted from the distribution image in the pod. */
-function extractsBaseConfig(plan: PodPlan): boolean {
+function extractsBaseConfig(plan: Pick<PodPlan, 'mergeInPod' | 'configMap'>): boolean {
   return plan.mergeInPod && plan.configMap === undefined;
 }
 
 /**
- * The init containers in the order the kubelet must run them: the join of a CA bundle of several
+ * Where the pod's scripts come from. None are needed without providers and without a config to
+ * extract. A pod that runs the merge image anyway has it write them (`write-init-scripts`, checked
+ * against the digest the manifest carries), so the manifests do not carry some 1,900 lines of the
+ * library's text per server; otherwise (the config merged at synth time, no merge image to pull)
+ * they are the stack's ConfigMap.
+ */
+export function scriptsSource(plan: Pick<PodPlan, 'providers' | 'mergeInPod' | 'configMap'>): 'none' | 'configMap' | 'mergeImage' {
+  if (plan.providers.length === 0 && !extractsBaseConfig(plan)) return 'none';
+  return plan.mergeInPod ? 'mergeImage' : 'configMap';
+}
+
+/**
+ * The init containers in the order the kubelet must run them: the scripts written from the merge
+ * image (when it provides them), the join of a CA bundle of several
  * keys, the inspection of the distribution's own packages, one installer per provider in spec
  * order, then, when the merge runs in the pod, the extraction of the distribution's config (only
  * without a user config) and the merge; last the providers' native sidecars, started (their startup
@@ -162,7 +175,8 @@ function extractsBaseConfig(plan: PodPlan): boolean {
 export function initContainers(plan: PodPlan): IContainer[] {
   const image = { image: plan.image, imagePullPolicy: plan.imagePullPolicy };
   const join = plan.caBundle && caBundleJoinContainer(plan.caBundle, image, initContainerBasics(plan));
-  const containers = join ? [join] : [];
+  const containers = scriptsSource(plan) === 'mergeImage' ? [writeScriptsContainer(plan)] : [];
+  if (join) containers.push(join);
   if (plan.providers.length > 0) containers.push(inspectContainer(plan));
   containers.push(...plan.providers.map((p) => installContainer(plan, p)));
   if (extractsBaseConfig(plan)) {
@@ -184,8 +198,11 @@ export function sidecars(plan: PodPlan): IContainer[] {
 /** The pod's volumes, only those its containers mount. */
 export function volumes(plan: PodPlan): IVolume[] {
   const result: IVolume[] = [];
-  if (plan.providers.length > 0 || extractsBaseConfig(plan)) {
+  const scripts = scriptsSource(plan);
+  if (scripts === 'configMap') {
     result.push({ name: VOLUMES.scripts, configMap: { name: plan.scriptsConfigMap } });
+  } else if (scripts === 'mergeImage') {
+    result.push({ name: VOLUMES.scripts, emptyDir: { sizeLimit: SMALL_VOLUME } });
   }
   if (plan.providers.length > 0) {
     result.push({
@@ -498,6 +515,18 @@ function extractContainer(plan: PodPlan): IContainer {
       { name: VOLUMES.scripts, mountPath: SCRIPTS_DIR, readOnly: true },
       { name: VOLUMES.baseConfig, mountPath: BASE_CONFIG_DIR },
     ],
+    ...initContainerBasics(plan),
+  };
+}
+
+/** The merge image writing the scripts it carries into the scripts volume, if they are the manifest's. */
+function writeScriptsContainer(plan: PodPlan): IContainer {
+  return {
+    name: 'write-init-scripts',
+    image: plan.mergeImage,
+    command: ['kube-inference'],
+    args: ['write-init-scripts', '--sha256', initScriptsDigest(), '--dir', SCRIPTS_DIR],
+    volumeMounts: [{ name: VOLUMES.scripts, mountPath: SCRIPTS_DIR }],
     ...initContainerBasics(plan),
   };
 }

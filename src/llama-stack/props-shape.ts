@@ -34,6 +34,24 @@ const SIDECAR = [...SERVICE_PART, 'podReadyWithoutIt'];
 const SERVICE = [...SERVICE_PART, 'replicas', 'serviceAccountName'];
 
 /**
+ * The objects the pods refer to, each with its field and kind: their names are checked here, their
+ * namespaces by validate.ts. Read from props whose shapes are not checked yet (a field of the wrong
+ * type is no reference).
+ */
+export function referencesOf(props: Record<string, any>): Array<[unknown, string, string]> {
+  const listed = (value: unknown) => (Array.isArray(value) ? value : []);
+  const field = (object: unknown, key: string) => (isRecord(object) ? object[key] : undefined);
+  return [
+    [props.serviceAccountName, 'serviceAccountName', 'a ServiceAccount'],
+    ...listed(props.imagePullSecrets).map((s, i): [unknown, string, string] => [s, `imagePullSecrets[${i}]`, 'a Secret']),
+    [field(props.userConfig, 'configMapName'), 'userConfig.configMapName', 'a ConfigMap'],
+    [field(props.storage, 'existingClaimName'), 'storage.existingClaimName', 'a PersistentVolumeClaim'],
+    [field(props.caBundle, 'configMapName'), 'caBundle.configMapName', 'a ConfigMap'],
+    [field(props.tls, 'secretName'), 'tls.secretName', 'a Secret'],
+  ];
+}
+
+/**
  * Checks the types of the props before anything reads them. TypeScript callers are held to them by
  * the compiler; YAML documents and JavaScript callers are not, and a wrong type must be a clear
  * problem, never a crash or a silently wrong object. Returns false when any shape is wrong.
@@ -65,7 +83,6 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   checkCommand(p, '', check);
   check.string(p.kubernetesVersion, 'kubernetesVersion');
   const user = check.object(p.userConfig, 'userConfig', ['configMapName', 'configMapKey', 'config']);
-  checkReference(check, user?.configMapName, 'userConfig.configMapName', 'a ConfigMap');
   check.string(user?.configMapKey, 'userConfig.configMapKey');
   if (user?.config !== undefined && typeof user.config !== 'string' && !isRecord(user.config)) {
     check.problems.add('userConfig.config', 'expected the config as an object or as YAML text.');
@@ -75,10 +92,8 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   const storage = check.object(p.storage, 'storage', ['size', 'storageClassName', 'existingClaimName', 'ephemeral', 'mountPath']);
   check.string(storage?.size, 'storage.size');
   check.string(storage?.storageClassName, 'storage.storageClassName', { pattern: DNS1123_SUBDOMAIN, patternHint: SUBDOMAIN_HINT });
-  checkReference(check, storage?.existingClaimName, 'storage.existingClaimName', 'a PersistentVolumeClaim');
   check.boolean(storage?.ephemeral, 'storage.ephemeral');
   check.string(storage?.mountPath, 'storage.mountPath');
-  checkReference(check, p.serviceAccountName, 'serviceAccountName', 'a ServiceAccount');
   check.boolean(p.automountServiceAccountToken, 'automountServiceAccountToken');
   check.boolean(p.operatorSelector, 'operatorSelector');
   if (p.healthCheck !== undefined && !(HEALTH_CHECKS as readonly unknown[]).includes(p.healthCheck)) {
@@ -89,7 +104,7 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
     if (m !== undefined && m.url === undefined) check.problems.add(`models[${i}].url`, 'missing: the model server\'s OpenAI-compatible base URL (a ModelDeployment\'s endpoint.url).');
     for (const key of ['url', 'model', 'providerId', 'name'] as const) check.string(m?.[key], `models[${i}].${key}`);
   });
-  check.list(p.imagePullSecrets, 'imagePullSecrets')?.forEach((v, i) => checkReference(check, v, `imagePullSecrets[${i}]`, 'a Secret'));
+  check.list(p.imagePullSecrets, 'imagePullSecrets');
   check.labelMap(p.nodeSelector, 'nodeSelector', 'label');
   check.labelMap(p.podAnnotations, 'podAnnotations', 'annotation');
   check.list(p.tolerations, 'tolerations')?.forEach((v, i) => check.object(v, `tolerations[${i}]`, ['key', 'operator', 'value', 'effect', 'tolerationSeconds']));
@@ -148,7 +163,6 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   if (caBundle !== undefined && caBundle.configMapName === undefined) {
     check.problems.add('caBundle.configMapName', 'missing: the ConfigMap holding the certificates.');
   }
-  checkReference(check, caBundle?.configMapName, 'caBundle.configMapName', 'a ConfigMap');
   const keys = check.list(caBundle?.configMapKeys, 'caBundle.configMapKeys');
   if (keys !== undefined && keys.length > 50) {
     check.problems.add('caBundle.configMapKeys', `${keys.length} keys: at most 50 (the operator's limit).`);
@@ -169,7 +183,6 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
   if (tls !== undefined && tls.secretName === undefined) {
     check.problems.add('tls.secretName', 'missing: the Secret holding the server\'s certificate and key.');
   }
-  checkReference(check, tls?.secretName, 'tls.secretName', 'a Secret', false);
   for (const field of ['certificateKey', 'privateKeyKey', 'clientCaKey', 'routeDestinationCaCertificate'] as const) {
     check.string(tls?.[field], `tls.${field}`);
   }
@@ -201,6 +214,7 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
       checkServicePart(ref?.service, `${field}.service`, SERVICE, check);
     });
   }
+  for (const [reference, field, kind] of referencesOf(p)) checkReference(check, reference, field, kind);
   return check.problems.problems.length === before;
 }
 

@@ -49,7 +49,7 @@ export function resolveProviderConfig(
           problems.add(where, `a secret reference must be exactly { secretKeyRef: { name: <Secret name>, key: <key> } } (provider '${providerId}'); fix its shape or, if this is not meant as a secret reference, rename the 'secretKeyRef' key.`);
           return value;
         }
-        if (!DNS1123_SUBDOMAIN.test(name) || name.length > 253) {
+        if (!DNS1123_SUBDOMAIN.test(name)) {
           problems.add(`${where}.secretKeyRef.name`, `'${name}' is not a valid Secret name (provider '${providerId}'): expected a DNS-1123 subdomain such as 'vllm-api-key'.`);
         }
         if (!CONFIG_KEY.test(key) || key.length > 253) {

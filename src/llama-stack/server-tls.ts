@@ -1,6 +1,6 @@
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
-import { CONFIG_KEY, DNS1123_SUBDOMAIN } from '../checks';
+import { CONFIG_KEY } from '../checks';
 import { ProblemCollector } from '../errors';
 import { nameOf } from '../object-reference';
 import { HealthCheck } from './health-check';
@@ -73,10 +73,7 @@ export function tlsMount(): IVolumeMount {
 /** Problems of `tls`: names Kubernetes refuses, two keys for one file, a health check that cannot speak to a TLS server. */
 export function checkTls(tls: ServerTlsOptions | undefined, healthCheck: HealthCheck | undefined, problems: ProblemCollector): void {
   if (tls === undefined) return;
-  const secretName = nameOf(tls.secretName);
-  if (!DNS1123_SUBDOMAIN.test(secretName) || secretName.length > 253) {
-    problems.add('tls.secretName', `'${secretName}' is not a Secret name: expected a DNS-1123 subdomain such as 'llama-stack-tls'.`);
-  }
+  // The Secret's name is checked with the props' shapes (checkReference).
   const keys = { certificateKey: tls.certificateKey, privateKeyKey: tls.privateKeyKey, clientCaKey: tls.clientCaKey };
   for (const [field, key] of Object.entries(keys)) {
     if (key !== undefined && !CONFIG_KEY.test(key)) {

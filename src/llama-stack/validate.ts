@@ -1,8 +1,8 @@
 import { isMap } from 'yaml';
-import { CONFIG_KEY, DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, QUANTITY, ShapeChecker } from '../checks';
+import { CONFIG_KEY, DNS1035_LABEL, DNS1123_LABEL, QUANTITY, ShapeChecker } from '../checks';
 import { ProblemCollector } from '../errors';
 import { imageReferenceProblem } from '../image-reference';
-import { checkReferenceNamespace, nameOf, ObjectReference } from '../object-reference';
+import { checkReferenceNamespace, ObjectReference } from '../object-reference';
 import type { EnvVar } from '../pod-spec';
 import { PlannedDeclarativeConfig, planDeclarativeConfig } from './declarative-config';
 import { distributionImage } from './distribution';
@@ -10,7 +10,7 @@ import { IMAGE_PULL_POLICIES, PlacedProvider, providersInSpecOrder } from './ext
 import { HealthCheck, healthCheckOf } from './health-check';
 import type { LlamaStackWithProvidersProps } from './llama-stack-with-providers';
 import type { StackModel } from './options';
-import { checkPropsShape } from './props-shape';
+import { checkPropsShape, referencesOf } from './props-shape';
 import { resolveProviderConfig, SecretEnvVar } from './provider-config';
 import { PlannedService, planServices } from './provider-service';
 import { isUnprivilegedPort } from './provider-service-part';
@@ -82,17 +82,6 @@ export interface ValidatedProps {
   readonly env: EnvVar[];
 }
 
-/** The objects the pods refer to: each with its field and kind. */
-function referencesOf(props: LlamaStackWithProvidersProps): [ObjectReference | undefined, string, string][] {
-  return [
-    [props.serviceAccountName, 'serviceAccountName', 'a ServiceAccount'],
-    ...(props.imagePullSecrets ?? []).map((s, i): [ObjectReference, string, string] => [s, `imagePullSecrets[${i}]`, 'a Secret']),
-    [props.userConfig?.configMapName, 'userConfig.configMapName', 'a ConfigMap'],
-    [props.storage?.existingClaimName, 'storage.existingClaimName', 'a PersistentVolumeClaim'],
-    [props.caBundle?.configMapName, 'caBundle.configMapName', 'a ConfigMap'],
-    [props.tls?.secretName, 'tls.secretName', 'a Secret'],
-  ];
-}
 
 /** An entry of the server's environment and the field it was given in. */
 interface GivenEnvVar {
@@ -135,7 +124,10 @@ export function validateProps(
   const configFileName = props.configFileName ?? release?.configFileName ?? 'config.yaml';
   validateName(props.name, name, problems);
   validateServer(props, problems);
-  referencesOf(props).forEach(([reference, field, kind]) => checkReferenceNamespace(reference, field, kind, namespace, problems));
+  // The shapes are right: each reference is a name or a named object.
+  for (const [reference, field, kind] of referencesOf(props)) {
+    checkReferenceNamespace(reference as ObjectReference | undefined, field, kind, namespace, problems);
+  }
   const env = givenEnv(props);
   checkServerEnv(env, problems);
   const userConfigText = validateUserConfig(props, problems);
@@ -429,10 +421,7 @@ function validateUserConfig(props: LlamaStackWithProvidersProps, problems: Probl
     problems.add('userConfig', 'expected exactly one of configMapName (an existing ConfigMap) or config (the config itself).');
     return undefined;
   }
-  const configMapName = u.configMapName === undefined ? undefined : nameOf(u.configMapName);
-  if (configMapName !== undefined && (!DNS1123_SUBDOMAIN.test(configMapName) || configMapName.length > 253)) {
-    problems.add('userConfig.configMapName', `'${configMapName}' is not a valid ConfigMap name: expected a DNS-1123 subdomain such as 'llama-stack-config'.`);
-  }
+  // The name's shape (a DNS-1123 subdomain) is checked with the props' shapes (checkReference).
   if (u.configMapKey !== undefined && !CONFIG_KEY.test(u.configMapKey)) {
     problems.add('userConfig.configMapKey', `'${u.configMapKey}' is not a valid ConfigMap key: expected letters, digits, '-', '_' or '.', such as 'config.yaml'.`);
   }

@@ -2,7 +2,7 @@ import { ApiObject, ApiObjectMetadata, Chart, Names } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DNS1035_LABEL, DNS1123_LABEL, ShapeChecker } from '../checks';
 import { Problem, ProblemCollector, ValidationError } from '../errors';
-import { checkReferenceNamespace } from '../object-reference';
+import { checkReferenceNamespace, ObjectReference } from '../object-reference';
 import { CdkPlusModule, plusServiceOf } from '../plus-service';
 import { checkObjectsUniqueInApp } from '../unique-objects';
 import { addWarning } from '../warnings';
@@ -14,7 +14,7 @@ import { ResolvedModelDeployment, resolveSpec } from './resolved-spec';
 import { selectProvider } from './selection';
 import { EndpointStatus } from './status';
 import { ModelDeploymentSpec } from './types';
-import { CORE_MESSAGES, validateModelDeploymentSpec } from './validation';
+import { CORE_MESSAGES, referencesOf, validateModelDeploymentSpec } from './validation';
 
 /** Props of {@link ModelDeployment}: the unified spec, plus where and how to render it. */
 export interface ModelDeploymentProps extends ModelDeploymentSpec {
@@ -97,9 +97,9 @@ export class ModelDeployment extends Construct {
     if (validation.problems.length === 0) {
       // The shapes are right: the objects named are in the pods' namespace.
       const podNamespace = metadata.namespace ?? Chart.of(this).namespace;
-      checkReferenceNamespace(spec.secrets?.huggingFaceToken, 'secrets.huggingFaceToken', 'a Secret', podNamespace, problems);
-      spec.imagePullSecrets?.forEach((s, i) => checkReferenceNamespace(s, `imagePullSecrets[${i}]`, 'a Secret', podNamespace, problems));
-      checkReferenceNamespace(spec.serviceAccountName, 'serviceAccountName', 'a ServiceAccount', podNamespace, problems);
+      for (const [reference, field, kind] of referencesOf(spec)) {
+        checkReferenceNamespace(reference as ObjectReference | undefined, field, kind, podNamespace, problems);
+      }
     }
     problems.throwIfAny(subject);
     validation.warnings.forEach((w) => addWarning(this, w));

@@ -43,6 +43,19 @@ const PROVIDER_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const FLAG_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /**
+ * The objects the model's pods refer to, each with its field and kind: their names are checked with
+ * the spec, their namespaces by the construct. Read from a spec whose shapes are not checked yet (a
+ * field of the wrong type is no reference).
+ */
+export function referencesOf(spec: Record<string, any>): Array<[unknown, string, string]> {
+  return [
+    [isRecord(spec.secrets) ? spec.secrets.huggingFaceToken : undefined, 'secrets.huggingFaceToken', 'a Secret'],
+    ...(Array.isArray(spec.imagePullSecrets) ? spec.imagePullSecrets : []).map((s, i): [unknown, string, string] => [s, `imagePullSecrets[${i}]`, 'a Secret']),
+    [spec.serviceAccountName, 'serviceAccountName', 'a ServiceAccount'],
+  ];
+}
+
+/**
  * Validates a ModelDeployment spec from untrusted input (props or a document's `spec`), reporting
  * every problem at once. Field paths are relative to the spec: `engine.type`, not `spec.engine.type`.
  */
@@ -120,14 +133,11 @@ export function validateModelDeploymentSpec(spec: unknown): SpecValidation {
   const podMetadata = check.object(podTemplate?.metadata, 'podTemplate.metadata', ['labels', 'annotations']);
   check.labelMap(podMetadata?.labels, 'podTemplate.metadata.labels', 'label');
   check.labelMap(podMetadata?.annotations, 'podTemplate.metadata.annotations', 'annotation');
-  const secrets = check.object(spec.secrets, 'secrets', ['huggingFaceToken']);
-  checkReference(check, secrets?.huggingFaceToken, 'secrets.huggingFaceToken', 'a Secret');
+  check.object(spec.secrets, 'secrets', ['huggingFaceToken']);
   check.labelMap(spec.nodeSelector, 'nodeSelector', 'label');
   checkTolerations(check, spec.tolerations);
-  check.list(spec.imagePullSecrets, 'imagePullSecrets')?.forEach((name, index) => {
-    checkReference(check, name, `imagePullSecrets[${index}]`, 'a Secret');
-  });
-  checkReference(check, spec.serviceAccountName, 'serviceAccountName', 'a ServiceAccount');
+  check.list(spec.imagePullSecrets, 'imagePullSecrets');
+  for (const [reference, field, kind] of referencesOf(spec)) checkReference(check, reference, field, kind);
 
   // Core rules of seed 003 §8, with its messages.
   if (mode === 'aggregated') {

@@ -16,6 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Cluster } from './cluster';
 import { ApiServer, apiServerSupport, apiServerVersion, NEWEST_TESTED_MINOR } from './server';
+import { initScriptsDigest } from '../../src/llama-stack/scripts';
 import { registryProblem, VERSIONS } from '../consumer/npm';
 import { describeWhen, SandboxSupport } from '../sandbox/host';
 import { testEnvsCacheDir } from '../sandbox/test-envs';
@@ -234,12 +235,11 @@ describeWhen(`pulumi up of the example program (Pulumi CLI, kube-apiserver ${api
         `using pulumi-language-nodejs from $PATH at ${built['pulumi-language-nodejs'].file}`,
         `using pulumi-resource-kubernetes from $PATH at ${built['pulumi-resource-kubernetes'].file}`,
       ]);
-      expect(up.output).toMatch(/Resources:\s+\+ 9 created/);
+      expect(up.output).toMatch(/Resources:\s+\+ 8 created/);
     });
 
     test('the stack records the example\'s objects', () => {
       expect(recorded.map((r) => nameOf(r.outputs.kind, r.outputs.metadata)).sort()).toEqual([
-        'ConfigMap llama-stack/llama-stack-init-scripts',
         'Deployment llama-stack/llama-stack',
         'DynamoGraphDeployment llama-stack/llama-8b',
         'Namespace llama-stack',
@@ -269,7 +269,8 @@ describeWhen(`pulumi up of the example program (Pulumi CLI, kube-apiserver ${api
 
     test('the outputs name the live objects, which carry what the program chose', async () => {
       expect(outputs).toEqual({
-        configMaps: ['llama-stack-init-scripts'],
+        // The pod runs the merge image, which writes the init scripts: no ConfigMap of the construct's own.
+        configMaps: [],
         modelIds: ['llama-8b/meta-llama/Llama-3.1-8B-Instruct'],
         modelUrl: 'http://llama-8b-frontend.llama-stack.svc.cluster.local:8000/v1',
         modelProvider: 'dynamo',
@@ -279,9 +280,6 @@ describeWhen(`pulumi up of the example program (Pulumi CLI, kube-apiserver ${api
       });
       const service = await live({ apiVersion: 'v1', kind: 'Service', metadata: { namespace: 'llama-stack', name: outputs.serviceName } });
       expect(service.spec.ports.map((p: any) => p.port)).toEqual([outputs.servicePort]);
-      const configMap = await live({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'llama-stack', name: outputs.configMaps[0] } });
-      expect(configMap.data).toEqual(recordedOf('ConfigMap')[0].inputs.data);
-      expect(Object.keys(configMap.data)).toEqual(expect.arrayContaining(['install-provider.sh', 'start-server.sh']));
 
       const pod = (await live(recordedOf('Deployment')[0].inputs)).spec.template.spec;
       expect(pod.containers.map((c: any) => c.image)).toEqual(['docker.io/ogxai/distribution-starter:1.5.0']);
@@ -289,6 +287,7 @@ describeWhen(`pulumi up of the example program (Pulumi CLI, kube-apiserver ${api
       expect(pod.initContainers.map((c: any) => c.image)).toEqual(expect.arrayContaining([
         'quay.io/acme/search-provider:0.3.0', 'ghcr.io/kube-inference/merge:0.1.0',
       ]));
+      expect(pod.initContainers[0].args).toEqual(['write-init-scripts', '--sha256', initScriptsDigest(), '--dir', '/opt/llama-stack/scripts']);
       const dgd = await live(recordedOf('DynamoGraphDeployment')[0].inputs);
       expect(JSON.stringify(dgd.spec)).toContain('meta-llama/Llama-3.1-8B-Instruct');
     });

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { initScripts, initScriptsDigest } from '../../src/llama-stack/scripts';
 import { mergeRunConfig } from '../../src/run-config/merge';
 import { readExternalProviders } from '../../src/run-config/metadata-dir';
 import { provider, readFixture, removeTempDirs, tempDir, writeMetadataDir } from '../run-config/helpers';
@@ -52,19 +53,24 @@ describeImage('the merge image', () => {
     removeTempDirs();
   });
 
-  /** Runs the image's entrypoint and default command with the pod's three volumes mounted. */
-  function runImage(volumes: { externalProviders: string; baseConfig: string; config: string }) {
+  /** Runs `command` in a container of the image with the given `host:pod[:ro]` volumes. */
+  function runInImage(volumes: string[], command: string[]) {
     const container = buildah(['from', '--quiet', tag]).stdout.trim();
     try {
-      return buildah(['run', '--isolation', 'chroot',
-        '--volume', `${volumes.externalProviders}:/opt/llama-stack/external-providers:ro`,
-        '--volume', `${volumes.baseConfig}:/opt/llama-stack/base-config:ro`,
-        '--volume', `${volumes.config}:/opt/llama-stack/config`,
-        // The pod's fixtures are llama-stack 0.7 configs (safety, eval): the release is named as the construct names it.
-        container, '--', ...config.Entrypoint, ...config.Cmd, '--server-version', '0.7']);
+      return buildah(['run', '--isolation', 'chroot', ...volumes.flatMap((v) => ['--volume', v]), container, '--', ...command]);
     } finally {
       buildah(['rm', container]);
     }
+  }
+
+  /** Runs the image's entrypoint and default command with the pod's three volumes mounted. */
+  function runImage(volumes: { externalProviders: string; baseConfig: string; config: string }) {
+    return runInImage([
+      `${volumes.externalProviders}:/opt/llama-stack/external-providers:ro`,
+      `${volumes.baseConfig}:/opt/llama-stack/base-config:ro`,
+      `${volumes.config}:/opt/llama-stack/config`,
+    // The pod's fixtures are llama-stack 0.7 configs (safety, eval): the release is named as the construct names it.
+    ], [...config.Entrypoint, ...config.Cmd, '--server-version', '0.7']);
   }
 
   /** The pod's volumes: an emptyDir is writable by any user, so the output directory is too. */
@@ -83,7 +89,7 @@ describeImage('the merge image', () => {
   }
 
   test('runs kube-inference merge-config as a non-root user by default', () => {
-    expect(config.Entrypoint).toEqual(['/usr/local/bin/kube-inference']);
+    expect(config.Entrypoint).toEqual(['/usr/local/lib/kube-inference/kube-inference']);
     expect(config.Cmd).toEqual(['merge-config']);
     expect(config.User).toBe('1000:1000');
     expect(config.Labels['org.opencontainers.image.version']).toBe(JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).version);
@@ -120,5 +126,27 @@ describeImage('the merge image', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("ERROR: Provider API type mismatch\n\nProvider 'guard' (image: quay.io/acme/guard:1)\ndeclares api=inference");
     expect(fs.readdirSync(v.config)).toEqual([]);
+  });
+
+  test('writes the init scripts it carries into the scripts volume, as the pod\'s first init container runs it', () => {
+    const scripts = tempDir('merge-image-scripts-');
+    fs.chmodSync(scripts, 0o777);
+    // As the pod names it: `kube-inference` found on the image's PATH.
+    const result = runInImage([`${scripts}:/opt/llama-stack/scripts`], ['kube-inference', 'write-init-scripts', '--sha256', initScriptsDigest(), '--dir', '/opt/llama-stack/scripts']);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(Object.fromEntries(fs.readdirSync(scripts).map((f) => [f, fs.readFileSync(path.join(scripts, f), 'utf8')]))).toEqual(initScripts());
+    expect(fs.statSync(path.join(scripts, 'preflight.py')).uid).toBe(1000);
+  });
+
+  test('scripts of another version than the manifest\'s: exit 1 naming both digests and the fix, nothing written', () => {
+    const scripts = tempDir('merge-image-scripts-');
+    fs.chmodSync(scripts, 0o777);
+    const other = 'ab'.repeat(32);
+    const result = runInImage([`${scripts}:/opt/llama-stack/scripts`], [...config.Entrypoint, 'write-init-scripts', '--sha256', other]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`carries init scripts with SHA-256 ${initScriptsDigest()}, but the manifest was rendered for scripts with SHA-256 ${other}`);
+    expect(result.stderr).toContain('Set the stack\'s mergeImage (the kube-inference.io/merge-image annotation for `render`) to the merge image built from the kube-inference-constructs version');
+    expect(fs.readdirSync(scripts)).toEqual([]);
   });
 });

@@ -184,8 +184,6 @@ function compareWithOperator(doc: any, rendered: any[], options: { baseConfigInI
     .filter((o) => o !== `ConfigMap/${name}-config-<hash>`) // generated at render time into <name>-config, or in the pod
     .filter((o) => o !== `ConfigMap/${name}-ca-bundle`); // the certificates' ConfigMap is mounted itself
   if (op.runtimeConfig === 'generated' && options.baseConfigInInput) expected.push(`ConfigMap/${name}-config`);
-  // Generated in the pod over the image's own config: the extraction's scripts (over a ConfigMap the merge step reads it).
-  if (op.runtimeConfig === 'generated' && !options.baseConfigInInput && !spec.baseConfig) expected.push(`ConfigMap/${name}-init-scripts`);
   expect(names(objects).sort()).toEqual(expected.sort());
   // ServiceMonitor and PrometheusRule: never rendered (docs; a warning when monitoring is asked for explicitly).
   for (const o of op.withPrometheusOperator) expect(names(objects)).not.toContain(o);
@@ -316,8 +314,9 @@ describe('the OGX operator\'s samples (v0.14.0 config/samples), rendered as they
     const r = await render([join(SAMPLES, 'example-with-generated-config.yaml')]);
     expect(r.warnings).toEqual([]);
     const pod = podOf(r.objects);
-    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['extract-distribution-config', 'merge-config']);
-    const args: string[] = pod.initContainers[1].args;
+    // The merge image writes the extraction's scripts: the operator's objects, no ConfigMap of scripts.
+    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['write-init-scripts', 'extract-distribution-config', 'merge-config']);
+    const args: string[] = pod.initContainers[2].args;
     expect(JSON.parse(args[args.indexOf('--declarative-config') + 1])).toEqual({
       distribution: { name: 'starter' },
       providers: { inference: { remote: { openai: [{ id: 'openai-primary', apiKey: { name: 'openai-creds', key: 'api-key' } }] } } },
@@ -719,7 +718,7 @@ describe('spec.network', () => {
     expect(envOf(server).SERVER_INSECURE).toBeUndefined();
     expect(of(r.objects, 'Ingress').metadata.annotations).toEqual({ 'nginx.ingress.kubernetes.io/backend-protocol': 'HTTPS' });
     const bad = await renderYaml(ogx({ network: { tls: { secretName: 'Bad_Name' } } }));
-    expect(bad.stderr).toContain("  - spec.network.tls.secretName: 'Bad_Name' is not a Secret name");
+    expect(bad.stderr).toContain('  - spec.network.tls.secretName: "Bad_Name" is not a Secret name, a DNS-1123 subdomain');
   });
 });
 

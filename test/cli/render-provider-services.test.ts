@@ -21,7 +21,7 @@ test('render: a provider\'s sidecar and another\'s service of its own', async ()
   expect(r).toMatchObject({ code: 0, stderr: '' });
   const objects = parseAllDocuments(r.stdout).map((d) => d.toJS());
   expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
-    'ConfigMap/team-a-init-scripts', 'ServiceAccount/team-a-sa', 'Deployment/team-a', 'Service/team-a-service',
+    'ServiceAccount/team-a-sa', 'Deployment/team-a', 'Service/team-a-service',
     'ServiceAccount/team-a-vectors-sa', 'Deployment/team-a-vectors', 'Service/team-a-vectors', 'NetworkPolicy/team-a-vectors',
   ]);
   const pod = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'team-a').spec.template.spec;

@@ -16,7 +16,6 @@ describe('kube-inference render', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(kinds(r.stdout)).toEqual([
-      'ConfigMap/team-a-init-scripts',
       'ServiceAccount/team-a-sa',
       'Deployment/team-a',
       'Service/team-a-service',
@@ -32,7 +31,7 @@ describe('kube-inference render', () => {
     const a = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === 'team-a');
     expect(a.spec.replicas).toBe(2);
     expect(a.spec.template.spec.initContainers.map((c: any) => c.name)).toEqual([
-      'inspect-distribution', 'install-provider-custom-vllm', 'install-provider-trustyai-fms', 'extract-distribution-config', 'merge-config',
+      'write-init-scripts', 'inspect-distribution', 'install-provider-custom-vllm', 'install-provider-trustyai-fms', 'extract-distribution-config', 'merge-config',
     ]);
     // YAML numbers in quantities become Kubernetes quantity strings.
     expect(a.spec.template.spec.containers[0].resources).toEqual({ requests: { cpu: '1', memory: '2Gi' } });

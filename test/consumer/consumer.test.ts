@@ -205,7 +205,10 @@ describeWhen('the packed library in fresh consumer projects', problem === undefi
     // The README's two cdk8s quick starts, each a whole main.ts, run as written with the template's ts-node.
     test('the README\'s cdk8s quick starts synthesise as written', () => {
       const [stack, model] = readmeBlocks('ts', ['## Quick start (cdk8s)', '## Quick start: ModelDeployment, served through the stack']);
-      expect(synth('readme-stack', stack)).toMatch(/kind: Deployment[^]*image: quay.io\/acme\/acme-echo-provider:0.1.0/);
+      const stackYaml = synth('readme-stack', stack);
+      expect(stackYaml).toMatch(/kind: Deployment[^]*image: quay.io\/acme\/acme-echo-provider:0.1.0/);
+      // What the README says the quick start writes: the merge image writes the init scripts into the pod.
+      expect(parseAllDocuments(stackYaml).map((d) => d.toJS()).filter((d) => d).map((d) => d.kind)).toEqual(['ServiceAccount', 'Deployment', 'Service']);
       const models = synth('readme-model', model);
       expect(models).toContain('kind: DynamoGraphDeployment');
       expect(models).toContain('"providerId":"llama-8b","url":"http://llama-8b-frontend.models.svc.cluster.local:8000/v1","model":"meta-llama/Llama-3.1-8B-Instruct"');

@@ -144,7 +144,7 @@ describe('the server\'s own TLS (tls)', () => {
 
   test('a config only the pod sees (a ConfigMap, the image\'s own) gets the files from the merge in the pod', () => {
     const own = podSpec(render({ ...STARTER, tls: TLS }));
-    expect(own.initContainers.map((c: any) => c.name)).toEqual(['extract-distribution-config', 'merge-config']);
+    expect(own.initContainers.map((c: any) => c.name)).toEqual(['write-init-scripts', 'extract-distribution-config', 'merge-config']);
     const merge = byName(own.initContainers, 'merge-config');
     expect(merge.args).toEqual([
       'merge-config', '--no-providers', '--base-config', '/opt/llama-stack/base-config/config.yaml', '--output-dir', '/opt/llama-stack/config',
@@ -167,7 +167,7 @@ describe('the server\'s own TLS (tls)', () => {
   });
 
   test('bad tls settings name the field and the fix', () => {
-    expect(errorOf({ ...STARTER, tls: { secretName: 'Bad_Name' } })).toContain("tls.secretName: 'Bad_Name' is not a Secret name");
+    expect(errorOf({ ...STARTER, tls: { secretName: 'Bad_Name' } })).toContain('tls.secretName: "Bad_Name" is not a Secret name, a DNS-1123 subdomain');
     expect(errorOf({ ...STARTER, tls: { ...TLS, privateKeyKey: 'tls.crt' } })).toContain('tls: the certificate, the private key and the client CA must be different keys');
     expect(errorOf({ ...STARTER, tls: TLS, healthCheck: 'http' })).toContain("healthCheck: is 'http', but with tls the server speaks HTTPS");
     expect(errorOf({ ...STARTER, tls: {} as any })).toContain('tls.secretName: missing');
@@ -197,8 +197,8 @@ describe('the OGX operator\'s declarative config (declarativeConfig)', () => {
   test('over a config only the pod sees, the merge step generates it there', () => {
     const declarativeConfig = { providers: { inference: { remote: { vllm: [{ endpoint: 'http://vllm:8000/v1$(HOME)' }] } } } };
     const pod = podSpec(render({ ...STARTER, declarativeConfig }));
-    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['extract-distribution-config', 'merge-config']);
-    const args = pod.initContainers[1].args;
+    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['write-init-scripts', 'extract-distribution-config', 'merge-config']);
+    const args = byName(pod.initContainers, 'merge-config').args;
     // Kubernetes expands $(VAR) in args: the JSON is written so that it reaches the merge as it is.
     expect(args.slice(args.indexOf('--declarative-config'))).toEqual(['--declarative-config',
       '{"providers":{"inference":{"remote":{"vllm":[{"endpoint":"http://vllm:8000/v1$$(HOME)"}]}}}}']);

@@ -37,8 +37,14 @@ function pod(init: Record<string, any>, server: any, extra: { metadata?: any; co
 
 describe('the status of a LlamaStackWithProviders pod', () => {
   test('init containers in turn: Installing while its container runs, Pending before, Ready after; the server Initializing', () => {
-    expect(initNames).toEqual(['inspect-distribution', 'install-provider-vllm-x-72e3b77e', 'install-provider-guard', 'extract-distribution-config', 'merge-config']);
-    const s = llamaStackPodStatus(pod({ 'inspect-distribution': done('inspect-distribution'), 'install-provider-vllm-x-72e3b77e': running('install-provider-vllm-x-72e3b77e') }, undefined));
+    expect(initNames).toEqual([
+      'write-init-scripts', 'inspect-distribution', 'install-provider-vllm-x-72e3b77e', 'install-provider-guard', 'extract-distribution-config', 'merge-config',
+    ]);
+    const s = llamaStackPodStatus(pod({
+      'write-init-scripts': done('write-init-scripts'),
+      'inspect-distribution': done('inspect-distribution'),
+      'install-provider-vllm-x-72e3b77e': running('install-provider-vllm-x-72e3b77e'),
+    }, undefined));
     expect(s).toMatchObject({ name: 'stack', namespace: 'ai', pod: 'stack-abc', phase: 'Initializing', message: 'init container install-provider-vllm-x-72e3b77e has not completed' });
     // The id as written, though the pod spec carries it escaped for $(VAR) expansion.
     expect(s.providers).toEqual([
@@ -49,6 +55,7 @@ describe('the status of a LlamaStackWithProviders pod', () => {
 
   test('an image that cannot be pulled, and a crash loop, are failures with the reason and the last run\'s message', () => {
     const pull = llamaStackPodStatus(pod({
+      'write-init-scripts': done('write-init-scripts'),
       'inspect-distribution': done('inspect-distribution'),
       'install-provider-vllm-x-72e3b77e': { ...waiting('install-provider-vllm-x-72e3b77e', 'ImagePullBackOff'), state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "quay.io/acme/vllm:1"' } } },
     }, undefined));
@@ -56,6 +63,7 @@ describe('the status of a LlamaStackWithProviders pod', () => {
     expect(pull.providers[0]).toMatchObject({ phase: 'Failed', reason: 'ImagePullBackOff: Back-off pulling image "quay.io/acme/vllm:1"' });
 
     const loop = llamaStackPodStatus(pod({
+      'write-init-scripts': done('write-init-scripts'),
       'inspect-distribution': done('inspect-distribution'),
       'install-provider-vllm-x-72e3b77e': {
         name: 'install-provider-vllm-x-72e3b77e',
@@ -67,6 +75,15 @@ describe('the status of a LlamaStackWithProviders pod', () => {
     }, undefined));
     expect(loop.providers[0].reason).toBe('CrashLoopBackOff: Error (exit code 1): ERROR: Missing /lls-provider/lls-provider-spec.yaml');
     expect(loop.message).toBe('init container install-provider-vllm-x-72e3b77e failed: CrashLoopBackOff: Error (exit code 1): ERROR: Missing /lls-provider/lls-provider-spec.yaml');
+  });
+
+  test('a merge image of another version than the manifest\'s: the pod fails at its first init container, saying why', () => {
+    const message = 'error: this merge image (kube-inference 0.2.0) carries init scripts with SHA-256 aa…, but the manifest was rendered for scripts with SHA-256 bb…';
+    const s = llamaStackPodStatus(pod({
+      'write-init-scripts': { ...done('write-init-scripts'), state: { terminated: { exitCode: 1, reason: 'Error', message } } },
+    }, undefined));
+    expect(s).toMatchObject({ phase: 'Failed', message: `init container write-init-scripts failed: Error (exit code 1): ${message}` });
+    expect(s.providers.map((p) => p.phase)).toEqual(['Pending', 'Pending']);
   });
 
   test('the server: Ready when ready, Initializing while starting, its restarts counted; Pending unscheduled; Terminating when deleted', () => {

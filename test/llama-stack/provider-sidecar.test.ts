@@ -33,8 +33,8 @@ describe('native sidecars (Kubernetes 1.29 and later, the default)', () => {
 
   test('each runs after the installs and the merge as an init container that restarts: started before the server', () => {
     expect(pod.initContainers.map((c: any) => c.name)).toEqual([
-      'inspect-distribution', 'install-provider-echo', 'install-provider-inline-only', 'install-provider-vectors', 'extract-distribution-config', 'merge-config',
-      'provider-echo', 'provider-vectors',
+      'write-init-scripts', 'inspect-distribution', 'install-provider-echo', 'install-provider-inline-only', 'install-provider-vectors', 'extract-distribution-config',
+      'merge-config', 'provider-echo', 'provider-vectors',
     ]);
     expect(pod.containers.map((c: any) => c.name)).toEqual(['llama-stack']);
     const echo = pod.initContainers.find((c: any) => c.name === 'provider-echo');

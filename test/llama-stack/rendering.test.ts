@@ -1,6 +1,7 @@
 import { ApiObject, Chart, Testing } from 'cdk8s';
 import { errorOf, find, LAUNCH_SERVER, podSpec, render, THREE_PROVIDERS } from './helpers';
 import { ConfigValue, LlamaStackWithProviders, LlamaStackWithProvidersProps, warningsOf } from '../../src';
+import { initScripts, initScriptsDigest } from '../../src/llama-stack/scripts';
 
 describe('LlamaStackWithProviders without external providers', () => {
   const manifests = render({ distribution: { name: 'starter' } });
@@ -96,8 +97,9 @@ describe('LlamaStackWithProviders with external providers', () => {
   const server = pod.containers[0];
   const byName = (name: string) => pod.initContainers.find((c: any) => c.name === name);
 
-  test('inspects the distribution, runs one installer per provider in spec order (section order, then list order), then extract and merge', () => {
+  test('writes the scripts, inspects the distribution, runs one installer per provider in spec order (section order, then list order), then extract and merge', () => {
     expect(pod.initContainers.map((c: any) => c.name)).toEqual([
+      'write-init-scripts',
       'inspect-distribution',
       'install-provider-custom-vllm',
       'install-provider-ollama',
@@ -137,26 +139,30 @@ describe('LlamaStackWithProviders with external providers', () => {
     expect(limited.volumes).toContainEqual({ name: 'external-providers', emptyDir: { sizeLimit: '5Gi' } });
   });
 
-  test('the init scripts are rendered once, into a ConfigMap the init containers run from', () => {
-    const cm = find(manifests, 'ConfigMap');
-    expect(cm.metadata.name).toBe('stack-init-scripts');
-    expect(Object.keys(cm.data).sort()).toEqual([
-      'extract-distribution-config.py', 'extract-distribution-config.sh', 'find-server-python.sh', 'inspect-distribution.py', 'inspect-distribution.sh',
-      'install-provider.py', 'install-provider.sh', 'launch-server.sh', 'preflight.py', 'provider_loader.py', 'provider_packages.py', 'start-server.sh',
-    ]);
+  test('the merge image the pod runs anyway writes the init scripts, checked against their digest: none is in the manifests', () => {
+    expect(manifests.map((m) => m.kind)).toEqual(['ServiceAccount', 'Deployment', 'Service']);
+    expect(pod.initContainers[0]).toEqual({
+      name: 'write-init-scripts',
+      image: 'ghcr.io/kube-inference/merge:0.1.0',
+      command: ['kube-inference'],
+      args: ['write-init-scripts', '--sha256', initScriptsDigest(), '--dir', '/opt/llama-stack/scripts'],
+      volumeMounts: [{ name: 'init-scripts', mountPath: '/opt/llama-stack/scripts' }],
+      resources: byName('merge-config').resources,
+      securityContext: byName('merge-config').securityContext,
+      terminationMessagePolicy: 'FallbackToLogsOnError',
+    });
     expect(byName('inspect-distribution').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/inspect-distribution.sh']);
     expect(byName('install-provider-ollama').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/install-provider.sh']);
     expect(byName('extract-distribution-config').command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/extract-distribution-config.sh']);
-    expect(pod.volumes).toContainEqual({ name: 'init-scripts', configMap: { name: 'stack-init-scripts' } });
-    expect(find(manifests, 'Deployment').spec.template.metadata.annotations['kube-inference.io/init-scripts-hash']).toMatch(/^[0-9a-f]{64}$/);
+    expect(pod.volumes).toContainEqual({ name: 'init-scripts', emptyDir: { sizeLimit: '64Mi' } });
+    expect(find(manifests, 'Deployment').spec.template.metadata.annotations['kube-inference.io/init-scripts-hash']).toBe(initScriptsDigest());
+    expect(JSON.stringify(manifests)).not.toContain(initScripts()['preflight.py'].slice(0, 200));
   });
 
   test('the server runs preflight, then starts explicitly with the merged config', () => {
     expect(server.command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/start-server.sh']);
     expect(server.env).toContainEqual({ name: 'LLAMA_STACK_CONFIG', value: '/opt/llama-stack/config/config.yaml' });
     expect(server.env).toContainEqual({ name: 'EXTERNAL_PROVIDERS_DIR', value: '/opt/llama-stack/external-providers' });
-    expect(find(manifests, 'ConfigMap').data['start-server.sh']).toContain('exec /bin/sh "$(dirname "$0")/launch-server.sh" "$@"');
-    expect(find(manifests, 'ConfigMap').data['launch-server.sh']).toBe(LAUNCH_SERVER[2]);
   });
 
   test('without preflight the server is started directly, with the merged config', () => {
@@ -188,7 +194,7 @@ describe('LlamaStackWithProviders with external providers', () => {
     const inference = [{ providerId: 'p', image: 'quay.io/a/p:1', config: { api_key: ConfigValue.fromSecret('creds', 'key') } }];
     const withSecret = { ...THREE_PROVIDERS, imagePullPolicy: 'Always' as const, env, externalProviders: { inference } };
     const p = podSpec(render(withSecret));
-    const inspect = p.initContainers[0];
+    const inspect = p.initContainers[1];
     expect(inspect).toMatchObject({
       name: 'inspect-distribution',
       image: p.containers[0].image,

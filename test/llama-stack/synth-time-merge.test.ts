@@ -4,6 +4,7 @@ import { Testing } from 'cdk8s';
 import { parse } from 'yaml';
 import { errorOf, find, onLlamaStack, podSpec, render } from './helpers';
 import { LlamaStackWithProviders, providerKey, warningsOf } from '../../src';
+import { initScripts, initScriptsDigest } from '../../src/llama-stack/scripts';
 import { firstDifference } from '../../src/run-config/read-back';
 import { CONFIG_LIMITS, parseUntrustedYaml } from '../../src/run-config/safe-yaml';
 import { hostileConfig } from '../run-config/hostile-values';
@@ -47,6 +48,19 @@ describe('config merged at synth time (every provider\'s metadata and the config
   test('the pod installs the providers but runs neither extraction nor merge', () => {
     expect(pod.initContainers.map((c: any) => c.name)).toEqual(['inspect-distribution', 'install-provider-ollama', 'install-provider-trustyai-fms']);
     expect(pod.volumes.map((v: any) => v.name)).toEqual(['init-scripts', 'external-providers', 'user-config', 'llama-storage']);
+  });
+
+  test('no merge image runs, so the init scripts are rendered once, into a ConfigMap the init containers run from', () => {
+    const scripts = find(manifests.filter((m) => m.metadata.name === 'stack-init-scripts'), 'ConfigMap');
+    expect(Object.keys(scripts.data).sort()).toEqual([
+      'extract-distribution-config.py', 'extract-distribution-config.sh', 'find-server-python.sh', 'inspect-distribution.py', 'inspect-distribution.sh',
+      'install-provider.py', 'install-provider.sh', 'launch-server.sh', 'preflight.py', 'provider_loader.py', 'provider_packages.py', 'start-server.sh',
+    ]);
+    expect(scripts.data).toEqual(initScripts());
+    expect(scripts.data['start-server.sh']).toContain('exec /bin/sh "$(dirname "$0")/launch-server.sh" "$@"');
+    expect(pod.volumes).toContainEqual({ name: 'init-scripts', configMap: { name: 'stack-init-scripts' } });
+    expect(pod.containers[0].command).toEqual(['/bin/sh', '/opt/llama-stack/scripts/start-server.sh']);
+    expect(find(manifests, 'Deployment').spec.template.metadata.annotations['kube-inference.io/init-scripts-hash']).toBe(initScriptsDigest());
   });
 
   test('the merged config, extra-providers.yaml and merge-log.txt are rendered for review', () => {

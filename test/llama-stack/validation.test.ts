@@ -1,6 +1,7 @@
 import { Testing } from 'cdk8s';
 import { errorOf, find, podSpec, render, THREE_PROVIDERS } from './helpers';
 import { ConfigValue, LlamaStackWithProviders, providerKey, ValidationError, warningsOf } from '../../src';
+import { initScripts } from '../../src/llama-stack/scripts';
 import { expandRefs } from '../sandbox/pod-runner';
 
 const withProviders = (inference: any[], extra: any = {}) => ({ distribution: { name: 'starter' }, externalProviders: { inference, ...extra } });
@@ -269,7 +270,9 @@ describe('no injection', () => {
     const plain = installer(podSpec(plainManifests));
     const evil = installer(podSpec(evilManifests));
     expect(evil.command).toEqual(plain.command);
-    expect(find(evilManifests, 'ConfigMap').data).toEqual(find(plainManifests, 'ConfigMap').data);
+    // The scripts the merge image writes are the same: so is the container writing them, their digest included.
+    const writer = (m: any[]) => podSpec(m).initContainers.find((c: any) => c.name === 'write-init-scripts');
+    expect(writer(evilManifests)).toEqual(writer(plainManifests));
     // As the kubelet expands env values: the config arrives exactly as written.
     const value = expandRefs(evil.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value, new Map([['PROVIDER_ID', 'x']]));
     expect(JSON.parse(value).config.url).toBe(hostile);
@@ -284,7 +287,7 @@ describe('no injection', () => {
   });
 
   test('the sh scripts expand user-supplied variables only inside double quotes', () => {
-    const scripts = find(render(THREE_PROVIDERS), 'ConfigMap').data;
+    const scripts = initScripts();
     for (const name of ['install-provider.sh', 'extract-distribution-config.sh', 'start-server.sh']) {
       const text: string = scripts[name];
       expect(text).not.toMatch(/\beval\b/);
@@ -329,5 +332,23 @@ describe('untyped input (YAML, JavaScript) gets clear errors, never a crash', ()
     const config = { 'api-key': { secretKeyRef: { name: 'a', key: 'k' } }, 'api_key': { secretKeyRef: { name: 'b', key: 'k' } } };
     expect(errorOf(withProviders([{ providerId: 'p', image: 'quay.io/a/p:1', config }])))
       .toContain('maps to environment variable LLS_PROVIDER_P_API_KEY, as externalProviders.inference[0].config.api-key of provider \'p\' does');
+  });
+});
+
+describe('names of referred objects: DNS-1123 subdomains of at most 253 characters, as the API server checks them', () => {
+  const longest = `${'a'.repeat(61)}.`.repeat(4).concat('a'.repeat(5)); // 253 characters, labels of 61
+  const tooLong = `${longest}b`;
+  test.each([
+    ['userConfig.configMapName', { userConfig: { configMapName: tooLong } }],
+    ['tls.secretName', { tls: { secretName: tooLong } }],
+    ['storage.existingClaimName', { storage: { existingClaimName: tooLong } }],
+    ['imagePullSecrets[0]', { imagePullSecrets: [tooLong] }],
+  ])('%s of 254 characters is refused once, naming the field and the bound', (field, props) => {
+    expect(longest).toHaveLength(253);
+    const message = errorOf({ distribution: { name: 'starter' }, ...props });
+    expect(message).toContain(`${field}: "${tooLong}" is not a`);
+    expect(message).toContain('a DNS-1123 subdomain (at most 253 lower-case letters, digits, "-" and ".")');
+    expect(message.split(tooLong)).toHaveLength(2);
+    expect(() => render({ distribution: { name: 'starter' }, ...JSON.parse(JSON.stringify(props).split(tooLong).join(longest)) })).not.toThrow();
   });
 });

@@ -21,7 +21,6 @@ test('the example app renders KAITO, Dynamo and KubeRay resources that validate 
     'Workspace/phi-4-mini kaito',
     'RayService/qwen3-ray kuberay',
     // The server in front of three of them: its merge step gets their endpoints.
-    'ConfigMap/assistant-init-scripts -',
     'ServiceAccount/assistant-sa -',
     'Deployment/assistant -',
     'Service/assistant-service -',

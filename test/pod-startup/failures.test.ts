@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DISTRIBUTION, deploymentOf, describeWithLlamaStack, LLAMA_STACK, renderStack, Scenario } from './helpers';
+import { initScriptsDigest } from '../../src/llama-stack/scripts';
 import { distributionImageOf, findRelease } from '../../src/run-config/releases';
 import { PodRun } from '../sandbox/pod-runner';
 import { buildSyntheticWheel, providerMetadata, providerPackage, sampleProviderWheels, SAMPLE_PROVIDER_DIR } from '../sandbox/wheels';
@@ -151,6 +152,20 @@ describeWithLlamaStack('Diagnose provider failures (real distribution image)', {
     expect(c.message).toContain("ERROR: Duplicate providerId 'dup' in externalProviders");
     expect(c.message).toContain(`Images: ${ECHO} and ${second}`);
     expect(c.message).toContain('Resolution: Give each external provider a unique providerId.');
+    nothingAfter(pod, c.name);
+  });
+
+  test('a merge image of another version than the manifest\'s: the pod stops at write-init-scripts, naming both digests', async () => {
+    // As a manifest rendered by another library version than the merge image's: only the digest differs.
+    const manifests = renderStack({ externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO }] } });
+    const writer = deploymentOf(manifests).spec.template.spec.initContainers[0];
+    const other = 'ab'.repeat(32);
+    writer.args[writer.args.indexOf('--sha256') + 1] = other;
+    const pod = await s.run(manifests);
+    const c = pod.container('write-init-scripts');
+    expect(c.exitCode).toBe(1);
+    expect(c.message).toContain(`carries init scripts with SHA-256 ${initScriptsDigest()}, but the manifest was rendered for scripts with SHA-256 ${other}`);
+    expect(fs.readdirSync(pod.volumes['init-scripts'])).toEqual([]);
     nothingAfter(pod, c.name);
   });
 

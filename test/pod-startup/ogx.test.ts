@@ -63,7 +63,7 @@ for (const version of [OGX, OGX_BEFORE_TLS]) {
       }), { serve: {} });
       ready(pod);
       expect([...pod.initContainers, ...pod.containers].map((c) => `${c.name}:${c.reason}`)).toEqual([
-        'inspect-distribution:Completed', 'install-provider-acme-echo:Completed', 'extract-distribution-config:Completed',
+        'write-init-scripts:Completed', 'inspect-distribution:Completed', 'install-provider-acme-echo:Completed', 'extract-distribution-config:Completed',
         'merge-config:Completed', 'ogx:Started',
       ]);
       // The image keeps its config only inside the installed ogx package.

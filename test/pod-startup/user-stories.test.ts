@@ -91,8 +91,8 @@ describeWithLlamaStack('Deploy custom providers on the real server (llama-stack 
     }), { serve: {} });
     ready(pod);
     expect([...pod.initContainers, ...pod.containers].map((c) => `${c.name}:${c.reason}`)).toEqual([
-      'inspect-distribution:Completed', 'install-provider-acme-echo:Completed', 'extract-distribution-config:Completed',
-      'merge-config:Completed', 'llama-stack:Started',
+      'write-init-scripts:Completed', 'inspect-distribution:Completed', 'install-provider-acme-echo:Completed',
+      'extract-distribution-config:Completed', 'merge-config:Completed', 'llama-stack:Started',
     ]);
     // The upstream image keeps its config only inside the installed package.
     const extracted = pod.container('extract-distribution-config').stdout;
@@ -163,7 +163,7 @@ describeWithLlamaStack('Deploy custom providers on the real server (llama-stack 
     }), { serve: {} });
     ready(pod);
     // Spec order: section order (inference, safety, ..., eval ...), then list order.
-    expect(pod.initContainers.map((c) => c.name)).toEqual(['inspect-distribution', 'install-provider-acme-echo', `install-provider-${fms}`,
+    expect(pod.initContainers.map((c) => c.name)).toEqual(['write-init-scripts', 'inspect-distribution', 'install-provider-acme-echo', `install-provider-${fms}`,
       `install-provider-${providerKey('trustyai_lmeval')}`, 'extract-distribution-config', 'merge-config']);
     expect(await listed(pod, ['acme-echo', 'trustyai_fms', 'trustyai_lmeval'])).toEqual([
       'eval/trustyai_lmeval=remote::trustyai_lmeval', 'inference/acme-echo=remote::acme-echo', 'safety/trustyai_fms=remote::trustyai_fms',
@@ -228,7 +228,7 @@ describeWithLlamaStack('Override distribution providers on the real server', { v
     }), { serve: {} });
     ready(pod);
     // No extraction: the user's config is mounted as the base config; the release's file name is run.yaml.
-    expect(pod.initContainers.map((c) => c.name)).toEqual(['inspect-distribution', 'install-provider-fireworks', 'merge-config']);
+    expect(pod.initContainers.map((c) => c.name)).toEqual(['write-init-scripts', 'inspect-distribution', 'install-provider-fireworks', 'merge-config']);
     expect(pod.volumeFile('merged-config', 'merge-log.txt')).toContain("WARNING: External provider 'fireworks' overrides base provider in API 'inference'");
     const merged = parse(pod.volumeFile('merged-config', 'run.yaml'));
     expect(merged.providers.inference.filter((p: any) => p.provider_id === 'fireworks')).toEqual([
@@ -301,7 +301,7 @@ describeWithLlamaStack('Override a provider id as llama-stack writes it, in an i
       externalProviders: { safety: [{ providerId: 'trustyai_fms', image: FMS, config: { orchestrator_url: 'http://fms:8033' } }] },
     }), { runMain: false });
     expect(pod.status).toBe('Initialized');
-    expect(pod.initContainers.map((c) => c.name)).toEqual(['inspect-distribution', `install-provider-${key}`, 'extract-distribution-config', 'merge-config']);
+    expect(pod.initContainers.map((c) => c.name)).toEqual(['write-init-scripts', 'inspect-distribution', `install-provider-${key}`, 'extract-distribution-config', 'merge-config']);
     expect(pod.container('extract-distribution-config').stdout).toContain('Found distribution config at /opt/app-root/config.yaml (search path)');
     expect(JSON.parse(pod.volumeFile('external-providers', `metadata/${key}/crd-config.yaml`))).toMatchObject({ providerId: 'trustyai_fms', api: 'safety' });
     // installed-packages.txt names the provider by its key: an id such as trustyai_fms could forge the line.

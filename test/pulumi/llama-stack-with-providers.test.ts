@@ -54,7 +54,8 @@ describe('Pulumi LlamaStackWithProviders', () => {
     const component = new LlamaStackWithProviders('outputs', asArgs({ ...THREE_PROVIDERS, port: 9000 }));
     expect(await valueOf(component.serviceName)).toBe('outputs-service');
     expect(await valueOf(component.servicePort)).toBe(9000);
-    expect(await valueOf(component.configMapNames)).toEqual(['outputs-init-scripts']);
+    // The init scripts come from the merge image, which this pod runs: no ConfigMap of the construct's own.
+    expect(await valueOf(component.configMapNames)).toEqual([]);
     expect(component.service).toBeInstanceOf(k8s.core.v1.Service);
     expect(await valueOf(component.service.urn)).toMatch(/::outputs-service-outputs-service$/);
     expect(component.deployment).toBeInstanceOf(k8s.apps.v1.Deployment);
@@ -88,7 +89,7 @@ describe('Pulumi LlamaStackWithProviders', () => {
     const pod = deployment.spec.template.spec;
     expect(pod.containers[0].image).toBe('quay.io/acme/llama-stack:1.5.0');
     const install = pod.initContainers.find((c: any) => c.name === 'install-provider-custom-vllm');
-    expect(pod.initContainers[0]).toMatchObject({ name: 'inspect-distribution', image: 'quay.io/acme/llama-stack:1.5.0' });
+    expect(pod.initContainers[1]).toMatchObject({ name: 'inspect-distribution', image: 'quay.io/acme/llama-stack:1.5.0' });
     expect(install.image).toBe('quay.io/acme/vllm-provider:1.5.0');
     // The image also sits inside a larger string (the crd-config document): substituted there too.
     expect(JSON.parse(install.env.find((e: any) => e.name === 'PROVIDER_CRD_CONFIG').value).image).toBe('quay.io/acme/vllm-provider:1.5.0');

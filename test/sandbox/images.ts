@@ -13,6 +13,7 @@ import { buildahSupport, extractImage, removeImage } from './buildah';
 import { hostPython } from './host';
 import { ContainerImage } from './pod-runner';
 import { LlamaStackEnv } from './test-envs';
+import { initScripts, initScriptsDigest } from '../../src/llama-stack/scripts';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -184,7 +185,7 @@ export function mergeImage(): MergeImage {
   return cachedMerge;
 }
 
-/** The host-CLI stand-in for the merge image: a bundle of src/cli/main.ts and a `kube-inference` wrapper on PATH. */
+/** The host-CLI stand-in for the merge image: a bundle of src/cli/main.ts, the init scripts beside it and a `kube-inference` wrapper on PATH. */
 export function hostCliMergeImage(): ContainerImage {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const esbuild = require('esbuild') as typeof import('esbuild');
@@ -197,11 +198,14 @@ export function hostCliMergeImage(): ContainerImage {
     logLevel: 'error',
   }).outputFiles[0].contents;
   // Cached by content, so test files share one tree and nothing piles up in the temporary directory.
-  const dir = path.join(os.tmpdir(), `kic-merge-cli-${createHash('sha256').update(bundle).digest('hex').slice(0, 16)}`);
+  const key = createHash('sha256').update(bundle).update(initScriptsDigest()).digest('hex').slice(0, 16);
+  const dir = path.join(os.tmpdir(), `kic-merge-cli-${key}`);
   const app = path.join(dir, 'opt', 'kube-inference');
   if (!fs.existsSync(path.join(app, 'bin', 'kube-inference'))) {
     fs.mkdirSync(path.join(app, 'bin'), { recursive: true });
     fs.writeFileSync(path.join(app, 'cli.js'), bundle);
+    // The init scripts beside the bundle, where it reads them, as in the image.
+    for (const [file, text] of Object.entries(initScripts())) fs.writeFileSync(path.join(app, file), text);
     fs.writeFileSync(path.join(app, 'bin', 'kube-inference.tmp'), '#!/bin/sh\nexec node /opt/kube-inference/cli.js "$@"\n', { mode: 0o755 });
     fs.renameSync(path.join(app, 'bin', 'kube-inference.tmp'), path.join(app, 'bin', 'kube-inference'));
   }
@@ -236,7 +240,8 @@ function buildahMergeImage(): ContainerImage | string {
     try {
       run(path.join(scriptDir, 'bundle.sh'), [work]);
       const hash = createHash('sha256');
-      hash.update(fs.readFileSync(path.join(work, 'kube-inference.cjs')));
+      // The bundle and the init scripts beside it: the build context.
+      for (const f of fs.readdirSync(work).sort()) hash.update(`${f}\0`).update(fs.readFileSync(path.join(work, f)));
       hash.update(fs.readFileSync(containerfile));
       for (const f of fs.readdirSync(scriptDir).sort()) hash.update(fs.readFileSync(path.join(scriptDir, f)));
       hash.update(process.version);

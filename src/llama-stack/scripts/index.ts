@@ -1,7 +1,8 @@
+import { createHash } from 'crypto';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
-/** File names of the init-container scripts, as mounted from the scripts ConfigMap. */
+/** File names of the init-container scripts, as the pod's scripts volume holds them. */
 export const SCRIPT_FILES = {
   inspectDistribution: 'inspect-distribution.sh',
   inspectDistributionPython: 'inspect-distribution.py',
@@ -20,11 +21,28 @@ export const SCRIPT_FILES = {
 let scripts: Record<string, string> | undefined;
 
 /**
- * The init-container scripts by file name, read from the files beside this module. They are
- * constant text, rendered into a ConfigMap so a reviewer reads them once; user values reach them
- * only through environment variables.
+ * The init-container scripts by file name, read from the files beside this module (in the merge
+ * image, beside the bundled CLI). They are constant text, rendered into a ConfigMap or written into the
+ * pod by the merge image (`write-init-scripts`); user values reach them only through environment
+ * variables.
  */
 export function initScripts(): Readonly<Record<string, string>> {
   scripts ??= Object.fromEntries(Object.values(SCRIPT_FILES).map((f) => [f, readFileSync(join(__dirname, f), 'utf8')]));
   return scripts;
+}
+
+let digest: string | undefined;
+
+/**
+ * The SHA-256 of the scripts, names and texts: rendered into the manifests (the pods' annotation, the
+ * argument of `write-init-scripts`), so that a library upgrade that changes the scripts rolls the pods
+ * and a merge image of another version refuses to write its own.
+ */
+export function initScriptsDigest(): string {
+  if (digest === undefined) {
+    const hash = createHash('sha256');
+    for (const [file, text] of Object.entries(initScripts()).sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${file}\0${text}\0`);
+    digest = hash.digest('hex');
+  }
+  return digest;
 }
