@@ -14,7 +14,7 @@ export const BASE_CONFIG_DIR = '/opt/llama-stack/base-config';
 export const MERGED_CONFIG_DIR = '/opt/llama-stack/config';
 /** Where a user config is mounted when no merge is needed. */
 export const USER_CONFIG_DIR = '/etc/llama-stack';
-/** Where the init-container scripts are mounted from their ConfigMap. */
+/** Where the init-container scripts are: the scripts volume (written by the merge image, or the stack's ConfigMap). */
 export const SCRIPTS_DIR = '/opt/llama-stack/scripts';
 /** Where the server's certificate and key are mounted from their Secret (`tls`). */
 export const TLS_DIR = '/opt/llama-stack/tls';

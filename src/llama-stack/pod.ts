@@ -309,7 +309,7 @@ function serverCommand(plan: PodPlan, configPath: string | undefined, preflight:
   if (plan.command !== undefined) return [...plan.command];
   if (preflight) return ['/bin/sh', `${SCRIPTS_DIR}/${SCRIPT_FILES.startServer}`];
   if (configPath === undefined && plan.workers === undefined && !needsInsecureFlag(plan)) return undefined;
-  // The script's text is the command (no ConfigMap of scripts without providers); `$0` names it in its messages.
+  // The script's text is the command (no scripts volume without providers); `$0` names it in its messages.
   return ['/bin/sh', '-c', initScripts()[SCRIPT_FILES.launchServer], 'launch-server'];
 }
 

@@ -2,7 +2,7 @@
 # start-server: the server container's command when external providers are installed and preflight is
 # enabled: the providers are checked, then the server starts.
 #
-# 1. Runs preflight.py (beside this script, from the init-scripts ConfigMap) with the Python interpreter
+# 1. Runs preflight.py (beside this script, in the scripts volume) with the Python interpreter
 #    of the server's console script itself (`ogx` or `llama`), so the check imports exactly what the
 #    server will import; a failed check stops the container with the reason in its log
 #    (terminationMessagePolicy FallbackToLogsOnError).
