@@ -73,7 +73,9 @@ describeWithLlamaStack('Deploy custom providers on the real server (llama-stack 
     const merge = mergeImage();
     if (buildahSupport().ok && process.env.KIC_MERGE_IMAGE !== 'host-cli') {
       expect(merge).toMatchObject({ kind: 'buildah', image: { mode: 'rootfs' } });
-      expect(fs.existsSync(path.join(merge.image.dir, 'usr', 'local', 'bin', 'kube-inference'))).toBe(true);
+      // The CLI and, beside it, the init scripts it writes into the pod.
+      expect(fs.existsSync(path.join(merge.image.dir, 'usr', 'local', 'lib', 'kube-inference', 'kube-inference'))).toBe(true);
+      expect(fs.existsSync(path.join(merge.image.dir, 'usr', 'local', 'lib', 'kube-inference', 'preflight.py'))).toBe(true);
       expect(fs.existsSync(path.join(merge.image.dir, 'usr', 'bin', 'python3'))).toBe(false); // nothing of the host
     } else {
       expect(merge.kind).toBe('host-cli');
