@@ -114,7 +114,7 @@ describe('kube-inference status -f FILE', () => {
 
 test('`kube-inference status` is a registered subcommand', async () => {
   const help = await cli(['--help']);
-  expect(help.stdout).toMatch(/^ {2}status {9}Print the unified status of saved Workspace\/DynamoGraphDeployment\/RayService resources$/m);
+  expect(help.stdout).toMatch(/^ {2}status {13}Print the unified status of saved Workspace\/DynamoGraphDeployment\/RayService resources$/m);
   const r = await cli(['status', '-f', '-'], { stdin: stringify(DGD) });
   expect(r.code).toBe(0);
   expect(parse(r.stdout).phase).toBe('Running');
