@@ -27,7 +27,7 @@ const cdk8s = join(root, 'node_modules', '.bin', 'cdk8s');
 const IMPORTS = [
   { crd: 'kaito.sh_workspaces.yaml', module: 'kaito-workspace', sha256: '20e24ffe9ef60eba6d31ef7cd4e7402769824a2ad78e26f61c21e5aba186ec64' },
   { crd: 'kaito.sh_inferencesets.yaml', module: 'kaito-inference-set', sha256: '1350990fa4130fe643110b04948e0da2bcf7a598c6f6895622b4c03875708e3d' },
-  { crd: 'nvidia.com_dynamographdeployments.yaml', module: 'dynamo-graph-deployment', sha256: 'bdcf4bb0402856682b47342d58285d16b46c9c8f985eed31f3b1f0b1c06b5144' },
+  { crd: 'nvidia.com_dynamographdeployments.yaml', module: 'dynamo-graph-deployment', sha256: '055d7331cfbf1cca6864ee9005239de7e869dd79d69418126a52634d009c55d8' },
   { crd: 'ray.io_rayservices.yaml', module: 'ray-service', sha256: '0a8fc325e6e22b9231c1f282b309555e2ecf94227ca20a03df3d1d9a403907ab' },
   { crd: 'route.openshift.io_routes.yaml', module: 'openshift-route', sha256: 'd35625a8448d4cdc0768a3860dc9b92af946026a699024faf9e1d4918e42c647' },
 ];

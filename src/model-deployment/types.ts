@@ -103,6 +103,12 @@ export interface DynamoOverrides {
   readonly prefill?: DynamoRoleOverrides;
   /** @default - the defaults of the decode workers */
   readonly decode?: DynamoRoleOverrides;
+  /**
+   * The Dynamo release in the images (`major.minor.patch`), for operators from 1.5 that cannot read it from
+   * an image tag that is not a version; set on every component.
+   * @default - read by the operator from the image tag
+   */
+  readonly runtimeVersionOverride?: string;
 }
 
 /** `provider.overrides` of KubeRay (docs/model-deployment.md). */

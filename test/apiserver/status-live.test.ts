@@ -65,7 +65,7 @@ describeWithApiServer(MINOR, 'status of live objects', () => {
         condition('WorkspaceSucceeded', 'False', 'workspacePending', 'workspace is waiting for inference workload readiness'),
       ],
     });
-    const dgds = `/apis/nvidia.com/v1alpha1/namespaces/${NAMESPACE}/dynamographdeployments`;
+    const dgds = `/apis/${dgd.apiVersion}/namespaces/${NAMESPACE}/dynamographdeployments`;
     await writeStatus(`${dgds}/${dgd.metadata.name}`, await create(dgds, dgd), {
       state: 'successful',
       conditions: [condition('Ready', 'True', 'AllReady', 'All resources are ready')],

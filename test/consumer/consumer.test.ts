@@ -295,7 +295,7 @@ describeWhen('the packed library in fresh consumer projects', problem === undefi
       expect(result.registered).toEqual(expect.arrayContaining([
         'kube-inference:llama-stack:LlamaStackWithProviders',
         'kube-inference:model-deployment:ModelDeployment',
-        'kubernetes:nvidia.com/v1alpha1:DynamoGraphDeployment',
+        'kubernetes:nvidia.com/v1beta1:DynamoGraphDeployment',
         'kubernetes:apps/v1:Deployment',
       ]));
     });

@@ -19,7 +19,7 @@ describe('seed 003 §8, provider compatibility: exact messages, at synth', () =>
   ] as const)('engine %s with provider %s', (engine, provider, field, message) => {
     // KAITO's node SKU is given so that the engine is the only problem (other providers reject the override).
     const overrides = provider === 'kaito' ? KAITO_GPU_NODE : undefined;
-    const problems = problemsFor({ ...GPU_VLLM, image: 'img:1', engine: { type: engine }, provider: { name: provider, overrides } as ProviderSpec });
+    const problems = problemsFor({ ...GPU_VLLM, image: 'img:1.0.0', engine: { type: engine }, provider: { name: provider, overrides } as ProviderSpec });
     expect(problems).toEqual([{ field, message }]);
   });
 
@@ -69,7 +69,7 @@ describe('further provider checks (what the upstream resource could not express)
 
   test('Dynamo and KubeRay need a model id to start the engine', () => {
     for (const provider of ['dynamo', 'kuberay'] as const) {
-      expect(problemsFor({ ...GPU_VLLM, model: { source: 'custom' }, image: 'img:1', provider: { name: provider } }).map((p) => p.field)).toEqual(['model.id']);
+      expect(problemsFor({ ...GPU_VLLM, model: { source: 'custom' }, image: 'img:1.0.0', provider: { name: provider } }).map((p) => p.field)).toEqual(['model.id']);
     }
   });
 

@@ -1,5 +1,5 @@
 import { Chart, Testing } from 'cdk8s';
-import { problemsOf } from './helpers';
+import { dynamoComponents, dynamoMain, problemsOf } from './helpers';
 import { renderModelDeploymentDocument } from '../../src/model-deployment';
 
 const doc = (overrides: Record<string, unknown> = {}, spec: Record<string, unknown> = {}) => ({
@@ -28,7 +28,7 @@ describe('ModelDeployment documents (kube-inference render)', () => {
 
   test('YAML numbers in quantity fields are accepted as quantities, as kubectl does', () => {
     const { objects } = renderDoc(doc({}, { resources: { gpu: { count: 1 }, cpu: 8, memory: '32Gi' } }));
-    expect(objects[0].spec.services.VllmWorker.resources.requests).toEqual({ cpu: '8', memory: '32Gi' });
+    expect(dynamoMain(dynamoComponents(objects[0]).VllmWorker).resources.requests).toEqual({ cpu: '8', memory: '32Gi' });
   });
 
   test('envelope problems are reported together, with document paths', () => {

@@ -1,4 +1,4 @@
-import { problemsFor, render } from './helpers';
+import { dynamoComponents, dynamoMain, problemsFor, render } from './helpers';
 import { DynamoOverrides, ModelDeploymentProps, ProviderRegistry } from '../../src/model-deployment';
 
 const AGG: ModelDeploymentProps = {
@@ -12,9 +12,12 @@ const DISAGG: ModelDeploymentProps = {
   serving: { mode: 'disaggregated' },
   scaling: { prefill: { replicas: 1, gpu: { count: 2 }, memory: '96Gi', cpu: '16' }, decode: { replicas: 3, gpu: { count: 1 } } },
 };
-const services = (props: ModelDeploymentProps) => render(props).resource.spec.services;
+/** The v1alpha1 room: an operator before 1.2, which serves nothing else (no deprecation, no runtime-version rule). */
+const V1ALPHA1 = ProviderRegistry.builtIn({ dynamo: { apiVersion: 'nvidia.com/v1alpha1', operatorVersion: '1.1' } });
+const renderAlpha = (props: ModelDeploymentProps) => render({ providers: V1ALPHA1, ...props });
+const services = (props: ModelDeploymentProps) => renderAlpha(props).resource.spec.services;
 
-describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1)', () => {
+describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1, operators before 1.2)', () => {
   test('aggregated: a frontend and one worker, resources in Dynamo\'s shape (GPU count as a string)', () => {
     const s = services(AGG);
     expect(Object.keys(s)).toEqual(['Frontend', 'VllmWorker']);
@@ -62,7 +65,7 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1)', () => {
   });
 
   test('TensorRT-LLM disaggregated: a ConfigMap with one engine config per role, mounted and passed with --extra-engine-args', () => {
-    const { objects, resource } = render({
+    const { objects, resource } = renderAlpha({
       ...DISAGG,
       engine: { type: 'trtllm', contextLength: 8192 },
       provider: { overrides: { prefill: { engineConfig: { 'kv_cache_config.free_gpu_memory_fraction': '0.5', 'backend': 'pytorch' } }, decode: { engineConfig: { 'cache_transceiver_config.backend': 'NIXL', 'note': 'yes' } } } },
@@ -87,11 +90,11 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1)', () => {
   });
 
   test('TensorRT-LLM disaggregated with KV routing: the whole rendering (snapshot)', () => {
-    expect(render({ ...DISAGG, engine: { type: 'trtllm', contextLength: 8192 }, provider: { overrides: { routerMode: 'kv' } } }).objects).toMatchSnapshot();
+    expect(renderAlpha({ ...DISAGG, engine: { type: 'trtllm', contextLength: 8192 }, provider: { overrides: { routerMode: 'kv' } } }).objects).toMatchSnapshot();
   });
 
   test('aggregated TensorRT-LLM has no engine config ConfigMap', () => {
-    expect(render({ ...AGG, engine: { type: 'trtllm' } }).objects.map((o) => o.kind)).toEqual(['DynamoGraphDeployment']);
+    expect(renderAlpha({ ...AGG, engine: { type: 'trtllm' } }).objects.map((o) => o.kind)).toEqual(['DynamoGraphDeployment']);
   });
 
   test.each([
@@ -129,18 +132,11 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1)', () => {
     ]);
   });
 
-  test.each([
-    ['registry.example.com/dynamo/vllm:dev', 'the tag "dev", which is not a version'],
-    ['registry.example.com:5000/dynamo/vllm', 'no tag'],
-    ['registry.example.com/dynamo/vllm@sha256:' + 'a'.repeat(64), 'no tag'],
-  ])('a user image without a version tag (%s) warns about runtimeVersionOverride', (image, what) => {
-    const { warnings } = render({ ...AGG, image });
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(`has ${what}: Dynamo operators with runtime-version admission (ai-dynamo/dynamo PR #10494) reject`);
-  });
-
-  test.each(['nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.1', 'registry.example.com:5000/vllm:v1.2.3', 'r.example.com/vllm:1.4.0-efa'])('%s has a version tag: no warning', (image) => {
-    expect(render({ ...AGG, image }).warnings).toEqual([]);
+  test('operators before 1.5 read no runtime version from the tag: any tag renders, unwarned; runtimeVersionOverride is refused', () => {
+    expect(renderAlpha({ ...AGG, image: 'registry.example.com/dynamo/vllm:dev' }).warnings).toEqual([]);
+    expect(problemsFor({ ...AGG, providers: V1ALPHA1, provider: { name: 'dynamo', overrides: { runtimeVersionOverride: '1.0.1' } } })).toEqual([
+      { field: 'provider.overrides.runtimeVersionOverride', message: 'Dynamo operator 1.1 has no runtimeVersionOverride (operators from 1.5 have it): remove it' },
+    ]);
   });
 
   test.each([
@@ -166,7 +162,7 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1)', () => {
     ['sglang', 'sglang-runtime', 'dynamo.sglang', '--model-path'],
     ['trtllm', 'tensorrtllm-runtime', 'dynamo.trtllm', '--model-path'],
   ] as const)('%s: default image %s, module %s, model flag %s', (engine, image, module, modelFlag) => {
-    const { resource } = render({ ...AGG, engine: { type: engine } });
+    const { resource } = renderAlpha({ ...AGG, engine: { type: engine } });
     expect(resource.spec.backendFramework).toBe(engine);
     const main = resource.spec.services[`${engine[0].toUpperCase()}${engine.slice(1)}Worker`].extraPodSpec.mainContainer;
     expect(main.image).toBe(`nvcr.io/nvidia/ai-dynamo/${image}:1.0.1`);
@@ -175,8 +171,8 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1)', () => {
   });
 
   test('the Dynamo version of the default images is configurable; image overrides all components', () => {
-    const providers = ProviderRegistry.builtIn({ dynamo: { version: '0.7.1' } });
-    const s = render({ ...AGG, providers }).resource.spec.services;
+    const providers = ProviderRegistry.builtIn({ dynamo: { version: '0.7.1', apiVersion: 'nvidia.com/v1alpha1', operatorVersion: '1.1' } });
+    const s = renderAlpha({ ...AGG, providers }).resource.spec.services;
     expect(s.Frontend.extraPodSpec.mainContainer.image).toBe('nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.7.1');
     const custom = services({ ...AGG, image: 'registry.example.com/dynamo/vllm:dev' });
     expect([custom.Frontend, custom.VllmWorker].map((c: any) => c.extraPodSpec.mainContainer.image)).toEqual(['registry.example.com/dynamo/vllm:dev', 'registry.example.com/dynamo/vllm:dev']);
@@ -199,7 +195,7 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1)', () => {
   });
 
   test('trtllm takes the context length as --max-seq-len, without a warning', () => {
-    const { resource, warnings } = render({ ...AGG, engine: { type: 'trtllm', contextLength: 8192 } });
+    const { resource, warnings } = renderAlpha({ ...AGG, engine: { type: 'trtllm', contextLength: 8192 } });
     expect(resource.spec.services.TrtllmWorker.extraPodSpec.mainContainer.args).toEqual(['--model-path', 'Qwen/Qwen3-8B', '--max-seq-len', '8192']);
     expect(warnings).toEqual([]);
   });
@@ -240,7 +236,133 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1)', () => {
   });
 
   test('an unknown apiVersion has no transformer', () => {
-    expect(() => ProviderRegistry.builtIn({ dynamo: { apiVersion: 'nvidia.com/v1beta1' } }))
-      .toThrow('Dynamo apiVersion "nvidia.com/v1beta1" has no transformer; supported: nvidia.com/v1alpha1');
+    expect(() => ProviderRegistry.builtIn({ dynamo: { apiVersion: 'nvidia.com/v2' } }))
+      .toThrow('Dynamo apiVersion "nvidia.com/v2" has no transformer; supported: nvidia.com/v1alpha1, nvidia.com/v1beta1');
+  });
+});
+
+const components = (props: ModelDeploymentProps) => dynamoComponents(render(props).resource);
+const main = dynamoMain;
+
+describe('Dynamo DynamoGraphDeployment (nvidia.com/v1beta1, the default: operator 1.6)', () => {
+  test('aggregated: a frontend and a worker, each a podTemplate whose container main runs the runtime, the GPU under its resource name', () => {
+    const { resource, warnings } = render(AGG);
+    expect(resource.apiVersion).toBe('nvidia.com/v1beta1');
+    expect(warnings).toEqual([]);
+    // One pod template per component, the runtime in its container `main`.
+    const component = (name: string, type: string, container: object) => ({
+      name,
+      type,
+      replicas: 1,
+      podTemplate: { metadata: { labels: { 'kube-inference.io/model-deployment': 'md' } }, spec: { containers: [{ name: 'main', image: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.1', ...container }] } },
+    });
+    expect(resource.spec).toEqual({
+      backendFramework: 'vllm',
+      components: [
+        component('Frontend', 'frontend', {
+          command: ['python3', '-m', 'dynamo.frontend'],
+          args: ['--http-port', '8000', '--router-mode', 'round-robin'],
+          resources: { requests: { cpu: '2', memory: '4Gi' }, limits: { memory: '4Gi' } },
+        }),
+        component('VllmWorker', 'worker', {
+          command: ['python3', '-m', 'dynamo.vllm'],
+          args: ['--model', 'Qwen/Qwen3-8B'],
+          resources: { requests: { cpu: '8', memory: '32Gi' }, limits: { 'memory': '32Gi', 'nvidia.com/gpu': '1' } },
+        }),
+      ],
+    });
+  });
+
+  test('disaggregated: prefill and decode are component types; the same workers as v1alpha1 renders', () => {
+    const c = components(DISAGG);
+    expect(Object.values(c).map((x: any) => [x.name, x.type, x.replicas])).toEqual([
+      ['Frontend', 'frontend', 1], ['SglangPrefillWorker', 'prefill', 1], ['SglangDecodeWorker', 'decode', 3],
+    ]);
+    const alpha = services(DISAGG);
+    for (const key of ['SglangPrefillWorker', 'SglangDecodeWorker']) {
+      const { image, command, args } = main(c[key]);
+      expect({ image, command, args }).toEqual(alpha[key].extraPodSpec.mainContainer);
+    }
+    expect(main(c.SglangPrefillWorker).resources).toEqual({ requests: { cpu: '16', memory: '96Gi' }, limits: { 'memory': '96Gi', 'nvidia.com/gpu': '2' } });
+    expect(main(c.SglangDecodeWorker).resources).toEqual({ limits: { 'nvidia.com/gpu': '1' } });
+  });
+
+  test('HF token as envFrom, env, pod metadata, identity, node selector and tolerations on every component; a ConfigMap mounted into main', () => {
+    const c = components({
+      ...AGG,
+      secrets: { huggingFaceToken: 'hf-token' },
+      env: [{ name: 'VLLM_LOGGING_LEVEL', value: 'DEBUG' }],
+      podTemplate: { metadata: { annotations: { 'sidecar.istio.io/inject': 'false' } } },
+      nodeSelector: { 'nvidia.com/gpu.product': 'NVIDIA-H100-80GB-HBM3' },
+      tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+      serviceAccountName: 'models',
+      imagePullSecrets: ['nvcr'],
+      resources: { gpu: { count: 1, type: 'amd.com/gpu' } },
+    });
+    for (const component of Object.values(c) as any[]) {
+      expect(component.podTemplate.metadata).toEqual({ labels: { 'kube-inference.io/model-deployment': 'md' }, annotations: { 'sidecar.istio.io/inject': 'false' } });
+      expect(component.podTemplate.spec).toMatchObject({
+        serviceAccountName: 'models',
+        imagePullSecrets: [{ name: 'nvcr' }],
+        nodeSelector: { 'nvidia.com/gpu.product': 'NVIDIA-H100-80GB-HBM3' },
+        tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+      });
+      expect(main(component)).toMatchObject({ env: [{ name: 'VLLM_LOGGING_LEVEL', value: 'DEBUG' }], envFrom: [{ secretRef: { name: 'hf-token' } }] });
+    }
+    expect(main(c.VllmWorker).resources).toEqual({ limits: { 'amd.com/gpu': '1' } });
+    const trt = components({ ...DISAGG, engine: { type: 'trtllm' } });
+    expect(trt.TrtllmPrefillWorker.podTemplate.spec.volumes).toEqual([{ name: 'engine-config', configMap: { name: 'md-engine-config' } }]);
+    expect(main(trt.TrtllmPrefillWorker).volumeMounts).toEqual([{ name: 'engine-config', mountPath: '/etc/dynamo/engine', readOnly: true }]);
+    expect(trt.Frontend.podTemplate.spec.volumes).toBeUndefined();
+  });
+
+  // ai-dynamo/dynamo deploy/operator/internal/webhook/validation (runtimeVersionOverrideRequired) and
+  // internal/runtimeversion/runtimeversion.go: from operator 1.5, a main image whose tag is not a version
+  // needs runtimeVersionOverride; the webhook's own regular expression decides.
+  test.each([
+    ['registry.example.com/dynamo/vllm:dev', 'the tag "dev" of image "registry.example.com/dynamo/vllm:dev" is not a semantic version such as "1.1.0"'],
+    ['registry.example.com:5000/dynamo/vllm', 'image "registry.example.com:5000/dynamo/vllm" has no tag'],
+    ['registry.example.com/dynamo/vllm@sha256:' + 'a'.repeat(64), `image "registry.example.com/dynamo/vllm@sha256:${'a'.repeat(64)}" has no tag`],
+    ['registry.example.com/dynamo/vllm:1.4.0-01', 'the tag "1.4.0-01" of image "registry.example.com/dynamo/vllm:1.4.0-01" is not a semantic version such as "1.1.0"'],
+  ])('a user image %s without a version tag is refused at synth unless runtimeVersionOverride is set', (image, why) => {
+    expect(problemsFor({ ...AGG, image, provider: { name: 'dynamo' } })).toEqual([{
+      field: 'image',
+      message: `${why}: Dynamo operator 1.6 requires runtimeVersionOverride "when the specified main container image has no parseable semantic-version tag". `
+        + 'Set provider.overrides.runtimeVersionOverride to the Dynamo release in the image (such as "1.0.1"), or tag the image with it',
+    }]);
+    const c = components({ ...AGG, image, provider: { name: 'dynamo', overrides: { runtimeVersionOverride: '1.0.1' } } });
+    expect(Object.values(c).map((x: any) => x.runtimeVersionOverride)).toEqual(['1.0.1', '1.0.1']);
+  });
+
+  test.each(['nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.1', 'registry.example.com:5000/vllm:v1.2.3', 'r.example.com/vllm:V1.4.0-efa'])(
+    '%s has a version tag the operator reads: rendered without runtimeVersionOverride', (image) => {
+      const c = components({ ...AGG, image });
+      expect(Object.values(c).map((x: any) => x.runtimeVersionOverride)).toEqual([undefined, undefined]);
+    });
+
+  test('runtimeVersionOverride must be major.minor.patch, as the CRD takes it; operators before 1.5 have no such field', () => {
+    expect(problemsFor({ ...AGG, provider: { name: 'dynamo', overrides: { runtimeVersionOverride: 'v1.0.1' } } })).toEqual([
+      { field: 'provider.overrides.runtimeVersionOverride', message: '"v1.0.1" is not a Dynamo release as the operator takes it: major.minor.patch, such as "1.0.1"' },
+    ]);
+    const operator14 = ProviderRegistry.builtIn({ dynamo: { operatorVersion: '1.4' } });
+    expect(problemsFor({ ...AGG, providers: operator14, provider: { name: 'dynamo', overrides: { runtimeVersionOverride: '1.0.1' } } })).toEqual([
+      { field: 'provider.overrides.runtimeVersionOverride', message: 'Dynamo operator 1.4 has no runtimeVersionOverride (operators from 1.5 have it): remove it' },
+    ]);
+    expect(render({ ...AGG, providers: operator14, image: 'registry.example.com/dynamo/vllm:dev' }).resource.apiVersion).toBe('nvidia.com/v1beta1');
+  });
+
+  test('the operator release decides the schema: v1alpha1 before 1.2; v1alpha1 asked of a newer operator renders with its deprecation', () => {
+    expect(render({ ...AGG, providers: ProviderRegistry.builtIn({ dynamo: { operatorVersion: '1.1' } }) }).resource.apiVersion).toBe('nvidia.com/v1alpha1');
+    const { resource, warnings } = render({ ...AGG, providers: ProviderRegistry.builtIn({ dynamo: { apiVersion: 'nvidia.com/v1alpha1' } }) });
+    expect(resource.apiVersion).toBe('nvidia.com/v1alpha1');
+    expect(warnings).toEqual(['nvidia.com/v1alpha1 DynamoGraphDeployment is deprecated from Dynamo operator 1.2 (the operator\'s own warning); '
+      + 'operator 1.6 serves nvidia.com/v1beta1: leave the Dynamo provider\'s apiVersion unset to render it']);
+    expect(() => ProviderRegistry.builtIn({ dynamo: { apiVersion: 'nvidia.com/v1beta1', operatorVersion: '1.1' } }))
+      .toThrow('Dynamo operator 1.1 does not serve nvidia.com/v1beta1 (served from 1.2): use apiVersion nvidia.com/v1alpha1, or target a newer operator');
+    expect(() => ProviderRegistry.builtIn({ dynamo: { operatorVersion: 'latest' } })).toThrow('Dynamo operatorVersion "latest" is not a release such as "1.6"');
+  });
+
+  test('TensorRT-LLM disaggregated with KV routing: the whole rendering (snapshot)', () => {
+    expect(render({ ...DISAGG, engine: { type: 'trtllm', contextLength: 8192 }, provider: { overrides: { routerMode: 'kv' } } }).objects).toMatchSnapshot();
   });
 });

@@ -89,3 +89,13 @@ export const GPU_VLLM: ModelDeploymentProps = {
 export const KAITO_GPU_NODE = { instanceType: 'Standard_NC24ads_A100_v4' };
 /** ...or a CPU one for CPU workspaces. */
 export const KAITO_CPU_NODE = { instanceType: 'Standard_D8s_v5' };
+
+/** The components of a `nvidia.com/v1beta1` DynamoGraphDeployment, by name. */
+export function dynamoComponents(dgd: any): Record<string, any> {
+  return Object.fromEntries((dgd.spec.components as any[]).map((c) => [c.name, c]));
+}
+
+/** The container `main` of a DynamoGraphDeployment component's pod: it runs the Dynamo runtime. */
+export function dynamoMain(component: any): any {
+  return component.podTemplate.spec.containers.find((c: any) => c.name === 'main');
+}

@@ -52,7 +52,7 @@ describe('labels and annotations (domain kube-inference.io)', () => {
     const podTemplate = { metadata: { labels: { team: 'ml' }, annotations: { 'prometheus.io/scrape': 'true' } } };
     const expected = { labels: { 'team': 'ml', 'kube-inference.io/model-deployment': 'md' }, annotations: { 'prometheus.io/scrape': 'true' } };
     const dynamo = render({ ...GPU_VLLM, podTemplate }).resource;
-    expect(Object.values(dynamo.spec.services).map((s: any) => s.extraPodMetadata)).toEqual([expected, expected]);
+    expect(dynamo.spec.components.map((c: any) => c.podTemplate.metadata)).toEqual([expected, expected]);
     const kaito = render({ ...LLAMACPP, podTemplate }).resource;
     expect(kaito.inference.template.metadata).toEqual(expected);
     const ray = render({ ...GPU_VLLM, provider: { name: 'kuberay' }, podTemplate }).resource;

@@ -11,7 +11,7 @@ type Full<T> = { [K in keyof T]-?: NonNullable<T[K]> extends { [key: string]: st
 
 const KAITO: Full<KaitoOverrides> = { nodeProvisioning: 'auto', instanceType: 'Standard_NC6s_v3', ggufFile: 'm.gguf' };
 const ROLE = { args: { 'max-num-seqs': '8' }, engineConfig: { 'kv_cache_config.free_gpu_memory_fraction': '0.8' } };
-const DYNAMO: Full<DynamoOverrides> = { routerMode: 'kv', frontend: { replicas: 2, resources: { cpu: '1', memory: '2Gi' } }, prefill: ROLE, decode: ROLE };
+const DYNAMO: Full<DynamoOverrides> = { routerMode: 'kv', frontend: { replicas: 2, resources: { cpu: '1', memory: '2Gi' } }, prefill: ROLE, decode: ROLE, runtimeVersionOverride: '1.0.1' };
 const KUBERAY: Full<KubeRayOverrides> = { head: { resources: { cpu: '2', memory: '8Gi' }, rayStartParams: { 'num-cpus': '0' } } };
 
 // The values of each enumeration, as the types have them (a missing or extra one is a compile error).

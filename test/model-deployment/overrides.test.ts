@@ -1,4 +1,4 @@
-import { GPU_VLLM, problemsFor, render } from './helpers';
+import { dynamoComponents, dynamoMain, GPU_VLLM, problemsFor, render } from './helpers';
 import { checkOverrides, DYNAMO_OVERRIDES, DynamoOverrides, KUBERAY_OVERRIDES, overrideValue } from '../../src/model-deployment';
 
 describe('provider.overrides (seed 003 §4.15)', () => {
@@ -20,11 +20,13 @@ describe('provider.overrides (seed 003 §4.15)', () => {
       provider: { name: 'dynamo', overrides: { routerMode: 'kv', routermode: 'kv', frontend: { replicsa: 2, resources: { cpu: '3', gpu: '1' } } } as DynamoOverrides },
     });
     expect(warnings).toEqual([
-      'provider.overrides.routermode: unknown override key for the dynamo provider, ignored (known keys here: routerMode, frontend, prefill, decode)',
+      'provider.overrides.routermode: unknown override key for the dynamo provider, ignored (known keys here: routerMode, frontend, prefill, decode, runtimeVersionOverride)',
       'provider.overrides.frontend.replicsa: unknown override key for the dynamo provider, ignored (known keys here: replicas, resources)',
       'provider.overrides.frontend.resources.gpu: unknown override key for the dynamo provider, ignored (known keys here: cpu, memory)',
     ]);
-    expect(resource.spec.services.Frontend).toMatchObject({ replicas: 1, resources: { requests: { cpu: '3', memory: '4Gi' } } });
+    const frontend = dynamoComponents(resource).Frontend;
+    expect(frontend.replicas).toBe(1);
+    expect(dynamoMain(frontend).resources.requests).toEqual({ cpu: '3', memory: '4Gi' });
   });
 
   test('wrong types fail synth naming the path and the expected type', () => {
@@ -42,7 +44,7 @@ describe('provider.overrides (seed 003 §4.15)', () => {
 
   test('overrides are checked against the selected provider, also when it was auto-selected', () => {
     const { warnings } = render({ ...GPU_VLLM, provider: { overrides: { head: { resources: { cpu: '4' } } } } });
-    expect(warnings).toEqual(['provider.overrides.head: unknown override key for the dynamo provider, ignored (known keys here: routerMode, frontend, prefill, decode)']);
+    expect(warnings).toEqual(['provider.overrides.head: unknown override key for the dynamo provider, ignored (known keys here: routerMode, frontend, prefill, decode, runtimeVersionOverride)']);
   });
 
   test('checkOverrides and overrideValue are usable on their own', () => {

@@ -2,7 +2,7 @@
 // ServiceAccount, container arguments that Kubernetes passes on as written; and the limits the API
 // server enforces on the spec's numbers and names.
 import { Chart, Testing } from 'cdk8s';
-import { GPU_VLLM, KAITO_CPU_NODE, problemsFor, quietChart, render } from './helpers';
+import { dynamoComponents, dynamoMain, GPU_VLLM, KAITO_CPU_NODE, problemsFor, quietChart, render } from './helpers';
 import { ModelDeployment, ModelDeploymentProps } from '../../src/model-deployment';
 
 const IDENTITY = { imagePullSecrets: ['registry-creds', 'mirror-creds'], serviceAccountName: 'inference' };
@@ -18,7 +18,7 @@ const LLAMACPP: ModelDeploymentProps = {
 function podSpecs(resource: any): any[] {
   switch (resource.kind) {
     case 'DynamoGraphDeployment':
-      return Object.values(resource.spec.services).map((s: any) => s.extraPodSpec);
+      return resource.spec.components.map((c: any) => c.podTemplate.spec);
     case 'RayService': {
       const cluster = resource.spec.rayClusterConfig;
       return [cluster.headGroupSpec.template.spec, ...cluster.workerGroupSpecs.map((g: any) => g.template.spec)];
@@ -64,7 +64,7 @@ describe('container arguments built from user values are not expanded by Kuberne
   // runtime gets the value as written.
   test('Dynamo worker arguments', () => {
     const { resource } = render({ ...GPU_VLLM, model: { id: 'Qwen/Qwen3-8B', servedName: 'chat$(HOSTNAME)' }, engine: { type: 'vllm', args: { 'chat-template': '$(HOME)/t.jinja $$ $x' } } });
-    const args: string[] = resource.spec.services.VllmWorker.extraPodSpec.mainContainer.args;
+    const args: string[] = dynamoMain(dynamoComponents(resource).VllmWorker).args;
     expect(args).toContain('chat$$(HOSTNAME)');
     expect(args).toContain('$$(HOME)/t.jinja $$$$ $$x');
   });

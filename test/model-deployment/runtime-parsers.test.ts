@@ -19,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { KAITO_GPU_NODE, problemsOf, render } from './helpers';
+import { dynamoComponents, dynamoMain, KAITO_GPU_NODE, problemsOf, render } from './helpers';
 import { ModelDeploymentProps } from '../../src/model-deployment';
 import { describeWhen } from '../sandbox/host';
 import { ToolEnv, testEnvsSupport, toolEnv } from '../sandbox/test-envs';
@@ -70,7 +70,10 @@ function exampleObjects(kind: string): any[] {
   return objects;
 }
 
-/** The Dynamo services of every engine, serving mode and router mode, plus the example app's, by `<deployment> <service>`. */
+/**
+ * The Dynamo components of every engine, serving mode and router mode, plus the example app's, by
+ * `<deployment> <component>`: each its `type` and its container `main`.
+ */
 function dynamoServices(): Record<string, any> {
   const deployments: Record<string, any> = {};
   for (const engine of ['vllm', 'sglang', 'trtllm'] as const) {
@@ -89,7 +92,7 @@ function dynamoServices(): Record<string, any> {
   for (const dgd of exampleObjects('DynamoGraphDeployment')) deployments[`example-app/${dgd.metadata.name}`] = dgd;
   const services: Record<string, any> = {};
   for (const [name, dgd] of Object.entries(deployments)) {
-    for (const [key, service] of Object.entries<any>(dgd.spec.services)) services[`${name} ${key}`] = service;
+    for (const [key, c] of Object.entries(dynamoComponents(dgd))) services[`${name} ${key}`] = { type: c.type, main: dynamoMain(c) };
   }
   return services;
 }
@@ -102,7 +105,7 @@ const ENGINE_ARGS = {
 
 /** The worker services whose container runs `python3 -m dynamo.<engine>`. */
 function workers(services: Record<string, any>, engine: string): [string, any][] {
-  const found = Object.entries(services).filter(([, s]) => s.componentType === 'worker' && s.extraPodSpec.mainContainer.command[2] === `dynamo.${engine}`);
+  const found = Object.entries(services).filter(([, s]) => s.type !== 'frontend' && s.main.command[2] === `dynamo.${engine}`);
   expect(found.length).toBeGreaterThan(0);
   return found;
 }
@@ -110,7 +113,7 @@ function workers(services: Record<string, any>, engine: string): [string, any][]
 /** For each service: its module is runnable, and its whole argument list passes `parser`. */
 function serviceCases(found: [string, any][], parser: Parser): Case[] {
   return found.flatMap(([id, s]) => {
-    const main = s.extraPodSpec.mainContainer;
+    const main = s.main;
     expect(main.command.slice(0, 2)).toEqual(['python3', '-m']);
     return [
       { id: `${id} module`, parser: 'module' as const, args: [main.command[2]] },
@@ -126,19 +129,19 @@ describeWhen('rendered Dynamo frontends and vLLM workers, parsed by ai-dynamo 1.
   });
 
   test('every frontend command runs a module and every frontend argument list passes dynamo.frontend\'s parser', () => {
-    const frontends = Object.entries(services).filter(([, s]) => s.componentType === 'frontend');
+    const frontends = Object.entries(services).filter(([, s]) => s.type === 'frontend');
     expectAccepted(parse(vllmEnv.value!, serviceCases(frontends, 'frontend')));
   });
 
   test('every vLLM worker, aggregated, prefill and decode, passes dynamo.vllm\'s whole parser (Dynamo\'s checks and vLLM\'s)', () => {
     const found = workers(services, 'vllm');
-    expect(found.some(([, s]) => s.subComponentType === 'prefill')).toBe(true);
+    expect(found.some(([, s]) => s.type === 'prefill')).toBe(true);
     const results = parse(vllmEnv.value!, serviceCases(found, 'dynamo-vllm'));
     expectAccepted(results);
     // With the kv router the workers publish KV events from the config we render, not from Dynamo
     // 1.0.1's deprecated automatic one (which a later release turns off).
     for (const [id] of found.filter(([key]) => key.includes('/kv '))) expect({ id, deprecations: results[id].deprecations }).toEqual({ id, deprecations: [] });
-    const automatic = found.filter(([key, s]) => key.includes('/none ') && s.subComponentType !== 'decode');
+    const automatic = found.filter(([key, s]) => key.includes('/none ') && s.type !== 'decode');
     expect(automatic.length).toBeGreaterThan(0);
     for (const [id] of automatic) expect(results[id].deprecations!.join('\n')).toMatch(/Automatic KV events configuration is deprecated/);
   });
@@ -164,7 +167,7 @@ describeWhen('rendered Dynamo frontends and vLLM workers, parsed by ai-dynamo 1.
 describeWhen('rendered Dynamo SGLang workers, parsed by ai-dynamo 1.0.1 with SGLang 0.5.9', testEnvsSupport(sglangEnv), 'ai-dynamo-sglang tool environment', () => {
   test('every SGLang worker, aggregated, prefill and decode, passes dynamo.sglang\'s whole parser up to the model download', () => {
     const found = workers(dynamoServices(), 'sglang');
-    expect(found.some(([, s]) => s.subComponentType === 'prefill')).toBe(true);
+    expect(found.some(([, s]) => s.type === 'prefill')).toBe(true);
     expectAccepted(parse(sglangEnv.value!, serviceCases(found, 'dynamo-sglang')));
   });
 

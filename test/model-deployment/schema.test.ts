@@ -44,7 +44,7 @@ describe('CrdValidator (generic: any CRD file, any apiVersion/kind)', () => {
   test('lists the types the vendored CRDs serve', () => {
     expect(vendoredCrds().types.map((t) => `${t.apiVersion} ${t.kind}`)).toEqual([
       'kaito.sh/v1alpha1 InferenceSet', 'kaito.sh/v1alpha1 Workspace', 'kaito.sh/v1beta1 InferenceSet', 'kaito.sh/v1beta1 Workspace',
-      'nvidia.com/v1alpha1 DynamoGraphDeployment', 'ray.io/v1 RayService', 'ray.io/v1alpha1 RayService',
+      'nvidia.com/v1alpha1 DynamoGraphDeployment', 'nvidia.com/v1beta1 DynamoGraphDeployment', 'ray.io/v1 RayService', 'ray.io/v1alpha1 RayService',
     ]);
   });
 

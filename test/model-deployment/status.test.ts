@@ -119,6 +119,30 @@ describe('Dynamo DynamoGraphDeployment status (status.state: initializing|pendin
     expect(translateDynamoStatus(dgd({ state: 'scaling' }))).toMatchObject({ phase: 'Pending', message: "unknown Dynamo state 'scaling'" });
     expect(translateDynamoStatus({ ...dgd({ state: 'successful' }), metadata: { name: 'x', deletionTimestamp: '2026-01-30T10:00:00Z' } }).phase).toBe('Terminating');
   });
+
+  test('nvidia.com/v1beta1: components in a list with their type, per-component readiness in status.components', () => {
+    const beta: UpstreamResource = {
+      apiVersion: 'nvidia.com/v1beta1',
+      kind: 'DynamoGraphDeployment',
+      metadata: { name: 'llama-70b-pd' },
+      spec: {
+        components: [
+          { name: 'Frontend', type: 'frontend', replicas: 2 }, { name: 'VllmPrefillWorker', type: 'prefill', replicas: 2 }, { name: 'VllmDecodeWorker', type: 'decode', replicas: 4 },
+        ],
+      },
+      status: {
+        state: 'pending',
+        conditions: [condition('Ready', 'False', 'some_resources_are_not_ready', 'VllmDecodeWorker: 1/4 ready')],
+        components: {
+          VllmPrefillWorker: { readyReplicas: 2, availableReplicas: 2 },
+          VllmDecodeWorker: { readyReplicas: 1, availableReplicas: 1 },
+          Frontend: { readyReplicas: 2 },
+        },
+      },
+    };
+    expect(translateDynamoStatus(beta)).toMatchObject({ phase: 'Deploying', message: 'VllmDecodeWorker: 1/4 ready', replicas: { desired: 6, ready: 3, available: 3 } });
+    expect(translateStatus(beta).provider.name).toBe('dynamo');
+  });
 });
 
 describe('KubeRay RayService status (condition Ready; application statuses)', () => {

@@ -81,7 +81,7 @@ describe('seed 003 §8, core webhook rules: exact messages, at synth', () => {
       { field: 'provider.name', message: "Provider 'dynamo' CRD not installed in cluster" },
       { field: 'provider.name', message: "'dynamo' was selected automatically (default → dynamo (GPU inference default)); set provider.name to choose another provider" },
     ]);
-    expect(() => new ModelDeployment(Testing.chart(), 'md', { metadata: { name: 'md' }, ...GPU_VLLM, clusterApiVersions: ['nvidia.com/v1alpha1'] }))
+    expect(() => new ModelDeployment(Testing.chart(), 'md', { metadata: { name: 'md' }, ...GPU_VLLM, clusterApiVersions: ['nvidia.com/v1beta1'] }))
       .not.toThrow();
   });
 

@@ -1,6 +1,6 @@
 import { Testing } from 'cdk8s';
 import { parse } from 'yaml';
-import { expectSchemaValid } from './helpers';
+import { dynamoComponents, dynamoMain, expectSchemaValid } from './helpers';
 import { ModelDeployment, renderModelDeploymentDocument } from '../../src/model-deployment';
 import { warningsOf } from '../../src/warnings';
 
@@ -111,7 +111,7 @@ describe('seed 003 §4.2 example 1: GPU deployment → Dynamo (auto-selected)', 
 
   test('renders one DynamoGraphDeployment that validates against the CRD', () => {
     expect(objects.map((o) => `${o.apiVersion} ${o.kind} ${o.metadata.namespace}/${o.metadata.name}`))
-      .toEqual(['nvidia.com/v1alpha1 DynamoGraphDeployment default/llama-8b']);
+      .toEqual(['nvidia.com/v1beta1 DynamoGraphDeployment default/llama-8b']);
     expectSchemaValid(objects);
     expect(warnings).toEqual([]);
   });
@@ -123,13 +123,16 @@ describe('seed 003 §4.2 example 1: GPU deployment → Dynamo (auto-selected)', 
     expect(dgd.metadata.labels['kube-inference.io/provider']).toBe('dynamo');
   });
 
-  test('has a frontend and a vLLM worker with the context length flag, GPU as a string and the HF token', () => {
-    const { Frontend, VllmWorker } = dgd.spec.services;
+  test('has a frontend and a vLLM worker with the context length flag, the GPU as a resource and the HF token', () => {
+    const { Frontend, VllmWorker } = dynamoComponents(dgd);
+    expect(dgd.apiVersion).toBe('nvidia.com/v1beta1');
     expect(dgd.spec.backendFramework).toBe('vllm');
-    expect(Frontend).toMatchObject({ componentType: 'frontend', dynamoNamespace: 'llama-8b', replicas: 1, envFromSecret: 'hf-token' });
-    expect(VllmWorker).toMatchObject({ componentType: 'worker', replicas: 1, envFromSecret: 'hf-token', resources: { limits: { gpu: '1', memory: '32Gi' } } });
-    expect(VllmWorker.extraPodSpec.mainContainer.command).toEqual(['python3', '-m', 'dynamo.vllm']);
-    expect(VllmWorker.extraPodSpec.mainContainer.args).toEqual(['--model', 'meta-llama/Llama-3.1-8B-Instruct', '--max-model-len', '8192']);
+    expect(Frontend).toMatchObject({ type: 'frontend', replicas: 1 });
+    expect(VllmWorker).toMatchObject({ type: 'worker', replicas: 1 });
+    for (const c of [Frontend, VllmWorker]) expect(dynamoMain(c).envFrom).toEqual([{ secretRef: { name: 'hf-token' } }]);
+    expect(dynamoMain(VllmWorker).resources.limits).toEqual({ 'memory': '32Gi', 'nvidia.com/gpu': '1' });
+    expect(dynamoMain(VllmWorker).command).toEqual(['python3', '-m', 'dynamo.vllm']);
+    expect(dynamoMain(VllmWorker).args).toEqual(['--model', 'meta-llama/Llama-3.1-8B-Instruct', '--max-model-len', '8192']);
   });
 
   test('matches the snapshot', () => {
@@ -180,25 +183,28 @@ describe('seed 003 §4.2 example 3: disaggregated P/D with KV routing → Dynamo
     expectSchemaValid(objects);
     expect(warnings).toEqual([]);
     expect(md.selectionReason).toBe('explicit provider selection');
-    const frontend = dgd.spec.services.Frontend;
+    const frontend = dynamoComponents(dgd).Frontend;
     // The seed writes `router-mode: kv` as a service field; the CRD has no such field.
     expect(frontend['router-mode']).toBeUndefined();
-    expect(frontend.extraPodSpec.mainContainer.args).toEqual(['--http-port', '8000', '--router-mode', 'kv']);
-    expect(frontend).toMatchObject({ replicas: 2, resources: { requests: { cpu: '4', memory: '8Gi' } } });
+    expect(dynamoMain(frontend).args).toEqual(['--http-port', '8000', '--router-mode', 'kv']);
+    expect(frontend.replicas).toBe(2);
+    expect(dynamoMain(frontend).resources.requests).toEqual({ cpu: '4', memory: '8Gi' });
   });
 
-  test('has prefill and decode workers with subComponentType and --disaggregation-mode', () => {
-    const { VllmPrefillWorker, VllmDecodeWorker } = dgd.spec.services;
-    expect(Object.keys(dgd.spec.services).sort()).toEqual(['Frontend', 'VllmDecodeWorker', 'VllmPrefillWorker']);
-    expect(VllmPrefillWorker).toMatchObject({ componentType: 'worker', subComponentType: 'prefill', replicas: 2, resources: { limits: { gpu: '4', memory: '128Gi' } } });
-    expect(VllmDecodeWorker).toMatchObject({ componentType: 'worker', subComponentType: 'decode', replicas: 4, resources: { limits: { gpu: '2', memory: '64Gi' } } });
+  test('has prefill and decode workers (component types of their own) with --disaggregation-mode', () => {
+    const { VllmPrefillWorker, VllmDecodeWorker } = dynamoComponents(dgd);
+    expect(dgd.spec.components.map((c: any) => c.name)).toEqual(['Frontend', 'VllmPrefillWorker', 'VllmDecodeWorker']);
+    expect(VllmPrefillWorker).toMatchObject({ type: 'prefill', replicas: 2 });
+    expect(dynamoMain(VllmPrefillWorker).resources.limits).toEqual({ 'memory': '128Gi', 'nvidia.com/gpu': '4' });
+    expect(VllmDecodeWorker).toMatchObject({ type: 'decode', replicas: 4 });
+    expect(dynamoMain(VllmDecodeWorker).resources.limits).toEqual({ 'memory': '64Gi', 'nvidia.com/gpu': '2' });
     // NIXL KV transfer on both sides; with KV routing the prefill worker publishes KV events
     // (vLLM decode workers publish none).
     const nixl = ['--kv-transfer-config', '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'];
-    expect(VllmPrefillWorker.extraPodSpec.mainContainer.args).toEqual(
+    expect(dynamoMain(VllmPrefillWorker).args).toEqual(
       ['--model', 'meta-llama/Llama-3.1-70B-Instruct', '--disaggregation-mode', 'prefill', '--tensor-parallel-size', '4',
         '--kv-events-config', '{"enable_kv_cache_events":true,"publisher":"zmq","endpoint":"tcp://*:20080"}', ...nixl]);
-    expect(VllmDecodeWorker.extraPodSpec.mainContainer.args).toEqual(
+    expect(dynamoMain(VllmDecodeWorker).args).toEqual(
       ['--model', 'meta-llama/Llama-3.1-70B-Instruct', '--disaggregation-mode', 'decode', '--tensor-parallel-size', '2', ...nixl]);
   });
 

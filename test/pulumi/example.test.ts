@@ -16,11 +16,11 @@ test('the example Pulumi program registers the component and its objects', async
   const types = registered.map((r) => r.type);
   expect(types).toContain('kube-inference:llama-stack:LlamaStackWithProviders');
   expect(types).toContain('kube-inference:model-deployment:ModelDeployment');
-  expect(types).toContain('kubernetes:nvidia.com/v1alpha1:DynamoGraphDeployment');
+  expect(types).toContain('kubernetes:nvidia.com/v1beta1:DynamoGraphDeployment');
   // No ConfigMap: the pod runs the merge image, which writes the init scripts.
   expect(types.filter((t) => t.startsWith('kubernetes:')).sort()).toEqual([
     'kubernetes:apps/v1:Deployment', 'kubernetes:core/v1:Namespace', 'kubernetes:core/v1:Service', 'kubernetes:core/v1:ServiceAccount',
-    'kubernetes:nvidia.com/v1alpha1:DynamoGraphDeployment',
+    'kubernetes:nvidia.com/v1beta1:DynamoGraphDeployment',
   ]);
   const deployment = registered.find((r) => r.type === 'kubernetes:apps/v1:Deployment')!.inputs;
   expect(deployment.metadata.namespace).toBe('llama-stack');

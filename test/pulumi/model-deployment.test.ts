@@ -26,7 +26,7 @@ describe('Pulumi ModelDeployment', () => {
     expect(registered.find((r) => r.name === 'llama-8b')?.type).toBe('kube-inference:model-deployment:ModelDeployment');
     expect(await valueOf(component.selectedProvider)).toBe('dynamo');
     expect(await valueOf(component.selectionReason)).toBe(expected[0].metadata.annotations['kube-inference.io/selection-reason']);
-    expect(await valueOf(component.resourceType)).toBe('nvidia.com/v1alpha1 DynamoGraphDeployment');
+    expect(await valueOf(component.resourceType)).toBe('nvidia.com/v1beta1 DynamoGraphDeployment');
     expect(await valueOf(component.resourceName)).toBe('llama-8b');
     expect(await valueOf(component.resource.urn)).toMatch(/::llama-8b-dynamographdeployment-llama-8b$/);
   });

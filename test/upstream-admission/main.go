@@ -48,6 +48,7 @@ var unavailable = map[string]string{
 	"kaito.sh/v1alpha1/Workspace":               "github.com/kaito-project/kaito is not served by this machine's Go module proxy",
 	"kaito.sh/v1alpha1/InferenceSet":            "github.com/kaito-project/kaito is not served by this machine's Go module proxy",
 	"nvidia.com/v1alpha1/DynamoGraphDeployment": "github.com/ai-dynamo/dynamo is not served by this machine's Go module proxy",
+	"nvidia.com/v1beta1/DynamoGraphDeployment":  "github.com/ai-dynamo/dynamo is not served by this machine's Go module proxy",
 }
 
 type header struct {

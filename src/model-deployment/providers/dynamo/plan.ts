@@ -84,6 +84,8 @@ export interface DynamoPlan {
   readonly envFromSecret?: string;
   /** ConfigMaps the components mount (TensorRT-LLM's per-role engine configuration). */
   readonly configMaps: readonly DynamoConfigMap[];
+  /** The Dynamo release of the images, for operators that cannot read it from their tag (`provider.overrides.runtimeVersionOverride`). */
+  readonly runtimeVersionOverride?: string;
 }
 
 /** Options that shape the plan. */
@@ -112,6 +114,7 @@ export function planDynamo(d: ResolvedModelDeployment, options: DynamoPlanOption
     env: kubeEnv(d.env),
     envFromSecret: d.huggingFaceTokenSecret,
     configMaps: engineConfig ? [engineConfig] : [],
+    runtimeVersionOverride: overrideValue(d.overrides, ['runtimeVersionOverride']) as string | undefined,
   };
 }
 

@@ -9,15 +9,24 @@ import { EndpointStatus, ModelDeploymentStatus, UpstreamResource } from '../../s
 import { argsConflicts, nameLengthProblem, podIdentity } from '../common';
 import { DYNAMO_FRONTEND_DEFAULTS, DynamoBackend, dynamoOwnedFlags, dynamoServiceKeys, planDynamo } from './plan';
 import { roleOverrideProblems } from './roles';
-import { runtimeVersionWarning } from './runtime-version';
+import { RUNTIME_VERSION_ADMISSION_SINCE, RUNTIME_VERSION_OVERRIDE, unreadableRuntimeVersion } from './runtime-version';
 import { dynamoEndpoint, translateDynamoStatus } from './status';
-import { DynamoTransformer, DynamoV1Alpha1Transformer } from './transformer-v1alpha1';
+import { DynamoTransformer } from './transformer';
+import { DynamoV1Alpha1Transformer } from './transformer-v1alpha1';
+import { DynamoV1Beta1Transformer } from './transformer-v1beta1';
 
 /** Options of the Dynamo provider. */
 export interface DynamoProviderOptions {
   /**
+   * The Dynamo operator release of the cluster (`major.minor`, as its `dynamo-platform` chart): it decides
+   * the schema version rendered by default and which of its webhook's rules apply.
+   * @default '1.6'
+   */
+  readonly operatorVersion?: string;
+  /**
    * The DynamoGraphDeployment schema version to render; one transformer exists per version.
-   * @default 'nvidia.com/v1alpha1'
+   * `nvidia.com/v1alpha1` is deprecated from operator 1.2, which serves `nvidia.com/v1beta1`.
+   * @default - 'nvidia.com/v1beta1' from operator 1.2 on, else 'nvidia.com/v1alpha1'
    */
   readonly apiVersion?: string;
   /**
@@ -31,8 +40,20 @@ export interface DynamoProviderOptions {
 /** The default Dynamo release for images. */
 export const DEFAULT_DYNAMO_VERSION = '1.0.1';
 
-/** Transformers by schema version; `nvidia.com/v1beta1` goes beside this one. */
-const TRANSFORMERS: readonly DynamoTransformer[] = [new DynamoV1Alpha1Transformer()];
+/** The default Dynamo operator release: the newest. */
+export const DEFAULT_DYNAMO_OPERATOR_VERSION = '1.6';
+
+/** The first operator release serving `nvidia.com/v1beta1` (its release notes: v1.2.0, "DGD/DGDR promoted to v1beta1"). */
+const V1BETA1_SINCE = '1.2';
+
+/** Transformers by schema version. */
+const TRANSFORMERS: readonly DynamoTransformer[] = [new DynamoV1Alpha1Transformer(), new DynamoV1Beta1Transformer()];
+
+/** True when release `version` (`major.minor[.patch]`) is `since` or later. */
+function atLeast(version: string, since: string): boolean {
+  const [a, b] = [version, since].map((v) => v.split('.').map(Number));
+  return a[0] !== b[0] ? a[0] > b[0] : (a[1] ?? 0) >= (b[1] ?? 0);
+}
 
 /** Why Dynamo cannot run a deployment. */
 export const DYNAMO_MESSAGES = {
@@ -84,6 +105,11 @@ export const DYNAMO_OVERRIDES: OverrideSchema = {
   },
   prefill: roleOverrides('prefill'),
   decode: roleOverrides('decode'),
+  runtimeVersionOverride: {
+    type: 'string',
+    description: 'The Dynamo release in the images (`major.minor.patch`), for operators from 1.5 that cannot read it from an image tag that is not a version; '
+      + 'set on every component.',
+  },
 };
 
 /**
@@ -110,13 +136,23 @@ export class DynamoProvider implements InferenceProvider {
   public readonly resourceType: ResourceType;
   /** Dynamo release of the default images. */
   public readonly version: string;
+  /** The Dynamo operator release targeted. */
+  public readonly operatorVersion: string;
   private readonly transformer: DynamoTransformer;
 
   public constructor(options: DynamoProviderOptions = {}) {
-    const apiVersion = options.apiVersion ?? 'nvidia.com/v1alpha1';
+    this.operatorVersion = options.operatorVersion ?? DEFAULT_DYNAMO_OPERATOR_VERSION;
+    if (!/^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(\.(0|[1-9][0-9]*))?$/.test(this.operatorVersion)) {
+      throw new Error(`Dynamo operatorVersion ${JSON.stringify(this.operatorVersion)} is not a release such as "1.6"`);
+    }
+    const servesV1Beta1 = atLeast(this.operatorVersion, V1BETA1_SINCE);
+    const apiVersion = options.apiVersion ?? (servesV1Beta1 ? 'nvidia.com/v1beta1' : 'nvidia.com/v1alpha1');
     const transformer = TRANSFORMERS.find((t) => t.apiVersion === apiVersion);
     if (!transformer) {
       throw new Error(`Dynamo apiVersion ${JSON.stringify(apiVersion)} has no transformer; supported: ${TRANSFORMERS.map((t) => t.apiVersion).join(', ')}`);
+    }
+    if (apiVersion === 'nvidia.com/v1beta1' && !servesV1Beta1) {
+      throw new Error(`Dynamo operator ${this.operatorVersion} does not serve nvidia.com/v1beta1 (served from ${V1BETA1_SINCE}): use apiVersion nvidia.com/v1alpha1, or target a newer operator`);
     }
     this.transformer = transformer;
     this.resourceType = { apiVersion, kind: 'DynamoGraphDeployment' };
@@ -136,6 +172,7 @@ export class DynamoProvider implements InferenceProvider {
         problems.push({ field: `provider.overrides.frontend.resources.${field}`, message: `${JSON.stringify(value)} is not a Kubernetes quantity such as "2" or "4Gi"` });
       }
     }
+    problems.push(...this.runtimeVersionProblems(d));
     if (this.capabilities.engines.includes(d.engine.type as never)) {
       // The operator names each component's Service `<name>-<service key, lower-cased>`.
       const longest = dynamoServiceKeys(d.engine.type as DynamoBackend, d.mode)
@@ -145,11 +182,40 @@ export class DynamoProvider implements InferenceProvider {
     return problems;
   }
 
+  /**
+   * Operators from 1.5 refuse a component whose image tag is not a version unless `runtimeVersionOverride`
+   * is set; older ones have no such field (their schema refuses it).
+   */
+  private runtimeVersionProblems(d: ResolvedModelDeployment): Problem[] {
+    const override = overrideValue(d.overrides, ['runtimeVersionOverride']);
+    const field = 'provider.overrides.runtimeVersionOverride';
+    if (!atLeast(this.operatorVersion, RUNTIME_VERSION_ADMISSION_SINCE)) {
+      return override === undefined ? [] : [{
+        field, message: `Dynamo operator ${this.operatorVersion} has no runtimeVersionOverride (operators from ${RUNTIME_VERSION_ADMISSION_SINCE} have it): remove it`,
+      }];
+    }
+    if (override !== undefined) {
+      return typeof override === 'string' && RUNTIME_VERSION_OVERRIDE.test(override) ? [] : [{
+        field, message: `${JSON.stringify(override)} is not a Dynamo release as the operator takes it: major.minor.patch, such as "1.0.1"`,
+      }];
+    }
+    const unreadable = d.image === undefined ? undefined : unreadableRuntimeVersion(d.image);
+    return unreadable === undefined ? [] : [{
+      field: 'image',
+      // The operator's message (runtimeVersionOverrideRequiredMessage), with the fix.
+      message: `${unreadable}: Dynamo operator ${this.operatorVersion} requires runtimeVersionOverride "when the specified main container image has `
+        + 'no parseable semantic-version tag". Set provider.overrides.runtimeVersionOverride to the Dynamo release in the image (such as "1.0.1"), '
+        + 'or tag the image with it',
+    }];
+  }
+
   public render(context: RenderContext): ApiObject {
     const d = context.deployment;
     const plan = planDynamo(d, { version: this.version });
-    const warning = d.image === undefined ? undefined : runtimeVersionWarning(d.image);
-    if (warning) context.warn(warning);
+    if (this.resourceType.apiVersion === 'nvidia.com/v1alpha1' && atLeast(this.operatorVersion, V1BETA1_SINCE)) {
+      context.warn(`nvidia.com/v1alpha1 DynamoGraphDeployment is deprecated from Dynamo operator ${V1BETA1_SINCE} (the operator's own warning); `
+        + `operator ${this.operatorVersion} serves nvidia.com/v1beta1: leave the Dynamo provider's apiVersion unset to render it`);
+    }
     for (const [i, configMap] of plan.configMaps.entries()) {
       defineObject(context.scope, `Config${i}`, 'ConfigMap', {
         metadata: { name: configMap.name, namespace: d.namespace, labels: { ...context.commonLabels, 'app.kubernetes.io/component': 'engine-config' } },
@@ -171,7 +237,7 @@ export class DynamoProvider implements InferenceProvider {
   }
 
   public handlesResource(type: ResourceType): boolean {
-    return type.kind === 'DynamoGraphDeployment' && type.apiVersion === 'nvidia.com/v1alpha1';
+    return type.kind === 'DynamoGraphDeployment' && TRANSFORMERS.some((t) => t.apiVersion === type.apiVersion);
   }
 
   public translateStatus(resource: UpstreamResource): ModelDeploymentStatus {

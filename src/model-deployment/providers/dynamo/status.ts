@@ -1,4 +1,4 @@
-// DynamoGraphDeployment status → unified status. The operator's `status.state` is one of
+// DynamoGraphDeployment status (v1alpha1 or v1beta1) → unified status. The operator's `status.state` is one of
 // initializing (the schema default, before the first reconcile), pending (reconciled, not all
 // services ready, or a rolling update in progress), successful, failed (the last reconcile
 // failed); its `Ready` condition is True exactly when the state is successful and carries the
@@ -9,8 +9,31 @@
 import { DYNAMO_FRONTEND_PORT } from './plan';
 import { conditionsOf, countOf, EndpointStatus, findCondition, isTerminating, ModelDeploymentStatus, OPENAI_BASE_PATH, providerStatusOf, textOf, UpstreamResource } from '../../status';
 
-interface ServiceSpec { readonly componentType?: unknown; readonly replicas?: unknown }
+interface ServiceSpec { readonly componentType?: unknown; readonly type?: unknown; readonly replicas?: unknown }
 interface ServiceStatus { readonly readyReplicas?: unknown; readonly availableReplicas?: unknown }
+type DgdSpec = { services?: Record<string, ServiceSpec>; components?: Array<ServiceSpec & { name?: unknown }> };
+interface DgdStatus {
+  readonly state?: unknown;
+  readonly message?: unknown;
+  readonly observedGeneration?: unknown;
+  readonly services?: Record<string, ServiceStatus>;
+  readonly components?: Record<string, ServiceStatus>;
+}
+
+/** Component types that serve no model: the frontend (`main` in older operators), the planner, the endpoint picker. */
+const NOT_WORKERS: readonly unknown[] = ['frontend', 'main', 'planner', 'epp'];
+
+/**
+ * The components by name with their status: `spec.services` and `status.services` in v1alpha1,
+ * `spec.components[]` and `status.components` in v1beta1 (the same fields otherwise; v1beta1's
+ * dynamographdeployment_types.go).
+ */
+function componentsOf(spec: DgdSpec, status: DgdStatus): Array<{ spec: ServiceSpec; status?: ServiceStatus }> {
+  if (Array.isArray(spec.components)) {
+    return spec.components.map((c) => ({ spec: c ?? {}, status: status.components?.[String(c?.name)] }));
+  }
+  return Object.entries(spec.services ?? {}).map(([key, s]) => ({ spec: s ?? {}, status: status.services?.[key] }));
+}
 
 /** The frontend Service the operator creates for a DynamoGraphDeployment named `name`. */
 export function dynamoEndpoint(name: string): EndpointStatus {
@@ -20,17 +43,17 @@ export function dynamoEndpoint(name: string): EndpointStatus {
 /** Maps a DynamoGraphDeployment (with `status`) to the unified status. */
 export function translateDynamoStatus(dgd: UpstreamResource, providerName = 'dynamo'): ModelDeploymentStatus {
   const name = dgd.metadata?.name ?? '';
-  const status = (dgd.status ?? {}) as { state?: unknown; message?: unknown; observedGeneration?: unknown; services?: Record<string, ServiceStatus> };
-  const services = ((dgd.spec as { services?: Record<string, ServiceSpec> } | undefined)?.services) ?? {};
+  const status = (dgd.status ?? {}) as DgdStatus;
   // Replicas count workers only (2 prefill + 4 decode workers are 6 replicas).
-  const workers = Object.entries(services).filter(([, s]) => s?.componentType !== 'frontend' && s?.componentType !== 'main');
-  const desired = workers.reduce((sum, [, s]) => sum + (countOf(s?.replicas) ?? 1), 0);
+  const workers = componentsOf((dgd.spec ?? {}) as DgdSpec, status)
+    .filter((c) => !NOT_WORKERS.includes(c.spec.componentType ?? c.spec.type));
+  const desired = workers.reduce((sum, c) => sum + (countOf(c.spec.replicas) ?? 1), 0);
   const base = {
     provider: providerStatusOf(dgd, providerName),
     endpoint: dynamoEndpoint(name),
   };
   const reported = (field: 'readyReplicas' | 'availableReplicas') => {
-    const counts = workers.map(([key]) => countOf(status.services?.[key]?.[field]));
+    const counts = workers.map((c) => countOf(c.status?.[field]));
     return counts.every((c) => c !== undefined) && counts.length > 0 ? counts.reduce((a, b) => a! + b!, 0)! : undefined;
   };
   const notReady = { desired, ready: reported('readyReplicas') ?? 0, available: reported('availableReplicas') ?? 0 };

@@ -1,9 +1,10 @@
-// DynamoGraphDeployment `nvidia.com/v1alpha1` (schema of the vendored Dynamo 0.6.1 CRD): a map of
-// services, each with Dynamo's own `resources` shape (GPU count as a string) and an
-// `extraPodSpec.mainContainer`.
+// DynamoGraphDeployment `nvidia.com/v1alpha1`, deprecated since Dynamo v1.2 and stored as v1beta1 since
+// v1.5 (the operator converts it): a map of services, each with Dynamo's own `resources` shape (GPU
+// count as a string) and an `extraPodSpec.mainContainer`. For operators before v1.5.
 import { ApiObject, ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DynamoComponent, DynamoPlan } from './plan';
+import { configVolumeMounts, DynamoPodSettings, DynamoTransformer, podMetadata, podSpecFields } from './transformer';
 import type {
   DynamoGraphDeploymentProps,
   DynamoGraphDeploymentSpecBackendFramework,
@@ -11,39 +12,13 @@ import type {
   DynamoGraphDeploymentSpecServicesResourcesLimits,
 } from '../../../imports/dynamo-graph-deployment.generated';
 import { defineCustomResource } from '../../../kubernetes-objects';
-import { Toleration } from '../../../pod-spec';
 import { DEFAULT_GPU_TYPE } from '../../resolved-spec';
-import { KubePodIdentity, literalArg, nonEmpty } from '../common';
-
-/** Pod-level settings shared by every component. */
-export interface DynamoPodSettings {
-  /** Pod labels. */
-  readonly labels: Readonly<Record<string, string>>;
-  /** Pod annotations. */
-  readonly annotations: Readonly<Record<string, string>>;
-  /** Node selector. */
-  readonly nodeSelector: Readonly<Record<string, string>>;
-  /** Tolerations. */
-  readonly tolerations: readonly Toleration[];
-  /** ServiceAccount and image pull Secrets. */
-  readonly identity: KubePodIdentity;
-}
-
-/** Turns a version-independent plan into one DynamoGraphDeployment schema version. */
-export interface DynamoTransformer {
-  /** The schema version it writes. */
-  readonly apiVersion: string;
-  /** Creates the DynamoGraphDeployment in `scope`. */
-  render(scope: Construct, metadata: ApiObjectMetadata, plan: DynamoPlan, pods: DynamoPodSettings): ApiObject;
-}
+import { literalArg } from '../common';
 
 /** The CRD's `backendFramework` enum has our backends' names as its values (`vllm`, `sglang`, `trtllm`). */
 function backendFramework(backend: DynamoPlan['backendFramework']): DynamoGraphDeploymentSpecBackendFramework {
   return backend as `${DynamoGraphDeploymentSpecBackendFramework}` as DynamoGraphDeploymentSpecBackendFramework;
 }
-
-/** The pod volume a component's ConfigMap is mounted from. */
-const CONFIG_VOLUME = 'engine-config';
 
 /** The `nvidia.com/v1alpha1` transformer. */
 export class DynamoV1Alpha1Transformer implements DynamoTransformer {
@@ -66,23 +41,18 @@ export class DynamoV1Alpha1Transformer implements DynamoTransformer {
       subComponentType: c.subComponentType,
       dynamoNamespace: plan.name,
       replicas: c.replicas,
+      runtimeVersionOverride: plan.runtimeVersionOverride,
       envFromSecret: plan.envFromSecret,
       envs: plan.env,
       resources: this.resources(c),
-      extraPodMetadata: nonEmpty(pods.labels) || nonEmpty(pods.annotations)
-        ? { labels: nonEmpty(pods.labels), annotations: nonEmpty(pods.annotations) }
-        : undefined,
+      extraPodMetadata: podMetadata(pods),
       extraPodSpec: {
-        serviceAccountName: pods.identity.serviceAccountName,
-        imagePullSecrets: pods.identity.imagePullSecrets?.map((s) => ({ ...s })),
-        nodeSelector: nonEmpty(pods.nodeSelector),
-        tolerations: pods.tolerations.length > 0 ? pods.tolerations.map((t) => ({ ...t })) : undefined,
-        volumes: c.configMount ? [{ name: CONFIG_VOLUME, configMap: { name: c.configMount.configMap } }] : undefined,
+        ...podSpecFields(pods, c),
         mainContainer: {
           image: c.image,
           command: c.command.map(literalArg),
           args: c.args.map(literalArg),
-          volumeMounts: c.configMount ? [{ name: CONFIG_VOLUME, mountPath: c.configMount.mountPath, readOnly: true }] : undefined,
+          volumeMounts: configVolumeMounts(c),
         },
       },
     };
