@@ -227,6 +227,13 @@ export function isQualifiedName(key: string): boolean {
   return true;
 }
 
+/** Orders release lines by major, then minor (`0.10` after `0.9`, `1.0` after `0.8`; a patch is not compared). */
+export function compareVersions(a: string, b: string): number {
+  const [am, an] = a.split('.').map(Number);
+  const [bm, bn] = b.split('.').map(Number);
+  return am - bm || an - bn;
+}
+
 /** Orders strings by code unit, the same on every machine (`localeCompare` depends on the locale). */
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

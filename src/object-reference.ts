@@ -27,6 +27,19 @@ export function nameOf(reference: ObjectReference): string {
   return typeof reference === 'string' ? reference : reference.name;
 }
 
+/** A construct's reference to an object its pods read, as its props hold it (unchecked), with the field and the kind (`a Secret`). */
+export type ReferenceField = readonly [value: unknown, field: string, kind: string];
+
+/** Checks each reference's shape ({@link checkReference}). */
+export function checkReferences(check: ShapeChecker, references: readonly ReferenceField[]): void {
+  for (const [value, field, kind] of references) checkReference(check, value, field, kind);
+}
+
+/** Checks each reference's namespace ({@link checkReferenceNamespace}); their shapes were checked. */
+export function checkReferencesNamespace(references: readonly ReferenceField[], namespace: string | undefined, problems: ProblemCollector): void {
+  for (const [value, field, kind] of references) checkReferenceNamespace(value as ObjectReference | undefined, field, kind, namespace, problems);
+}
+
 /**
  * Checks a reference: a name that is a DNS-1123 subdomain, or an object whose `name` is. `kind` says
  * what is referred to (`a Secret`).

@@ -1,5 +1,5 @@
 import { DNS1123_LABEL, DNS1123_SUBDOMAIN, isQualifiedName, isRecord, LABEL_VALUE, ShapeChecker, SUBDOMAIN_HINT } from '../checks';
-import { checkReference } from '../object-reference';
+import { checkReferences, ReferenceField } from '../object-reference';
 import { checkEnvValues, checkEnvVars } from '../pod-spec-checks';
 import { HEALTH_CHECKS } from './health-check';
 import { EXTERNAL_PROVIDER_SECTIONS } from './release';
@@ -38,12 +38,12 @@ const SERVICE = [...SERVICE_PART, 'replicas', 'serviceAccountName'];
  * namespaces by validate.ts. Read from props whose shapes are not checked yet (a field of the wrong
  * type is no reference).
  */
-export function referencesOf(props: Record<string, any>): Array<[unknown, string, string]> {
+export function referencesOf(props: Record<string, any>): ReferenceField[] {
   const listed = (value: unknown) => (Array.isArray(value) ? value : []);
   const field = (object: unknown, key: string) => (isRecord(object) ? object[key] : undefined);
   return [
     [props.serviceAccountName, 'serviceAccountName', 'a ServiceAccount'],
-    ...listed(props.imagePullSecrets).map((s, i): [unknown, string, string] => [s, `imagePullSecrets[${i}]`, 'a Secret']),
+    ...listed(props.imagePullSecrets).map((s, i): ReferenceField => [s, `imagePullSecrets[${i}]`, 'a Secret']),
     [field(props.userConfig, 'configMapName'), 'userConfig.configMapName', 'a ConfigMap'],
     [field(props.storage, 'existingClaimName'), 'storage.existingClaimName', 'a PersistentVolumeClaim'],
     [field(props.caBundle, 'configMapName'), 'caBundle.configMapName', 'a ConfigMap'],
@@ -214,7 +214,7 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
       checkServicePart(ref?.service, `${field}.service`, SERVICE, check);
     });
   }
-  for (const [reference, field, kind] of referencesOf(p)) checkReference(check, reference, field, kind);
+  checkReferences(check, referencesOf(p));
   return check.problems.problems.length === before;
 }
 

@@ -2,7 +2,7 @@ import { isMap } from 'yaml';
 import { CONFIG_KEY, DNS1035_LABEL, DNS1123_LABEL, QUANTITY, ShapeChecker } from '../checks';
 import { ProblemCollector } from '../errors';
 import { imageReferenceProblem } from '../image-reference';
-import { checkReferenceNamespace, ObjectReference } from '../object-reference';
+import { checkReferencesNamespace } from '../object-reference';
 import type { EnvVar } from '../pod-spec';
 import { PlannedDeclarativeConfig, planDeclarativeConfig } from './declarative-config';
 import { distributionImage } from './distribution';
@@ -82,7 +82,6 @@ export interface ValidatedProps {
   readonly env: EnvVar[];
 }
 
-
 /** An entry of the server's environment and the field it was given in. */
 interface GivenEnvVar {
   /** Where it was given: `env[0]`, `envVariables.NAME`. */
@@ -125,9 +124,7 @@ export function validateProps(
   validateName(props.name, name, problems);
   validateServer(props, problems);
   // The shapes are right: each reference is a name or a named object.
-  for (const [reference, field, kind] of referencesOf(props)) {
-    checkReferenceNamespace(reference as ObjectReference | undefined, field, kind, namespace, problems);
-  }
+  checkReferencesNamespace(referencesOf(props), namespace, problems);
   const env = givenEnv(props);
   checkServerEnv(env, problems);
   const userConfigText = validateUserConfig(props, problems);

@@ -2,7 +2,7 @@ import { ApiObject, ApiObjectMetadata, Chart, Names } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DNS1035_LABEL, DNS1123_LABEL, ShapeChecker } from '../checks';
 import { Problem, ProblemCollector, ValidationError } from '../errors';
-import { checkReferenceNamespace, ObjectReference } from '../object-reference';
+import { checkReferencesNamespace } from '../object-reference';
 import { CdkPlusModule, plusServiceOf } from '../plus-service';
 import { checkObjectsUniqueInApp } from '../unique-objects';
 import { addWarning } from '../warnings';
@@ -97,9 +97,7 @@ export class ModelDeployment extends Construct {
     if (validation.problems.length === 0) {
       // The shapes are right: the objects named are in the pods' namespace.
       const podNamespace = metadata.namespace ?? Chart.of(this).namespace;
-      for (const [reference, field, kind] of referencesOf(spec)) {
-        checkReferenceNamespace(reference as ObjectReference | undefined, field, kind, podNamespace, problems);
-      }
+      checkReferencesNamespace(referencesOf(spec), podNamespace, problems);
     }
     problems.throwIfAny(subject);
     validation.warnings.forEach((w) => addWarning(this, w));

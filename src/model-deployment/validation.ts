@@ -4,7 +4,7 @@
 import { INT64_SAFE_MAX, isQualifiedName, isRecord, joinPath, ShapeChecker } from '../checks';
 import { Problem, ProblemCollector } from '../errors';
 import { imageReferenceProblem } from '../image-reference';
-import { checkReference } from '../object-reference';
+import { checkReferences, ReferenceField } from '../object-reference';
 import { checkEnvVars } from '../pod-spec-checks';
 import { engineOptionWarnings, flagsOwnedBySpec } from './engine-flags';
 import { ENGINE_TYPES, EngineType, MODEL_SOURCES, SERVING_MODES } from './types';
@@ -47,10 +47,10 @@ const FLAG_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
  * the spec, their namespaces by the construct. Read from a spec whose shapes are not checked yet (a
  * field of the wrong type is no reference).
  */
-export function referencesOf(spec: Record<string, any>): Array<[unknown, string, string]> {
+export function referencesOf(spec: Record<string, any>): ReferenceField[] {
   return [
     [isRecord(spec.secrets) ? spec.secrets.huggingFaceToken : undefined, 'secrets.huggingFaceToken', 'a Secret'],
-    ...(Array.isArray(spec.imagePullSecrets) ? spec.imagePullSecrets : []).map((s, i): [unknown, string, string] => [s, `imagePullSecrets[${i}]`, 'a Secret']),
+    ...(Array.isArray(spec.imagePullSecrets) ? spec.imagePullSecrets : []).map((s, i): ReferenceField => [s, `imagePullSecrets[${i}]`, 'a Secret']),
     [spec.serviceAccountName, 'serviceAccountName', 'a ServiceAccount'],
   ];
 }
@@ -137,7 +137,7 @@ export function validateModelDeploymentSpec(spec: unknown): SpecValidation {
   check.labelMap(spec.nodeSelector, 'nodeSelector', 'label');
   checkTolerations(check, spec.tolerations);
   check.list(spec.imagePullSecrets, 'imagePullSecrets');
-  for (const [reference, field, kind] of referencesOf(spec)) checkReference(check, reference, field, kind);
+  checkReferences(check, referencesOf(spec));
 
   // Core rules of seed 003 §8, with its messages.
   if (mode === 'aggregated') {

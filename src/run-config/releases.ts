@@ -1,6 +1,7 @@
 import { CRD_SECTION_BY_API, LLAMA_STACK_APIS, LlamaStackApi } from './apis';
 import { RunConfigError } from './errors';
 import { clip } from './fields';
+import { compareVersions } from '../checks';
 import { imageTag } from '../image-reference';
 
 /**
@@ -392,13 +393,6 @@ export function missingApiFix(api: LlamaStackApi, release: ServerRelease): strin
     ? `${m.fact}: move the provider to externalProviders.${CRD_SECTION_BY_API[m.renamedTo]} (with an image whose metadata declares `
       + `api: ${m.renamedTo}), or set serverVersion to ${m.otherReleases}`
     : `${m.fact}: set serverVersion to ${m.otherReleases}, or remove the provider`;
-}
-
-/** Orders release lines (`0.10` after `0.9`, `1.0` after `0.8`). */
-export function compareVersions(a: string, b: string): number {
-  const [am, an] = a.split('.').map(Number);
-  const [bm, bn] = b.split('.').map(Number);
-  return am - bm || an - bn;
 }
 
 /** `llama-stack 0.7`, `ogx 1.0`: the project and line of a known version. */

@@ -14,7 +14,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { describeWithLlamaStack, env, freePort, OGX, OGX_BEFORE_TLS, ogxDistribution, renderStack, Scenario } from './helpers';
-import { compareVersions, distributionImageOf, findRelease } from '../../src/run-config/releases';
+import { compareVersions } from '../../src/checks';
+import { distributionImageOf, findRelease } from '../../src/run-config/releases';
 import { PodRun } from '../sandbox/pod-runner';
 import { sampleProviderWheels, SAMPLE_PROVIDER_DIR } from '../sandbox/wheels';
 

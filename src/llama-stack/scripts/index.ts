@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import { readFileSync } from 'fs';
 import { join } from 'path';
+import { compareStrings } from '../../checks';
 
 /** File names of the init-container scripts, as the pod's scripts volume holds them. */
 export const SCRIPT_FILES = {
@@ -41,7 +42,7 @@ let digest: string | undefined;
 export function initScriptsDigest(): string {
   if (digest === undefined) {
     const hash = createHash('sha256');
-    for (const [file, text] of Object.entries(initScripts()).sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${file}\0${text}\0`);
+    for (const [file, text] of Object.entries(initScripts()).sort(([a], [b]) => compareStrings(a, b))) hash.update(`${file}\0${text}\0`);
     digest = hash.digest('hex');
   }
   return digest;

@@ -1,5 +1,5 @@
 import { ApiObject } from 'cdk8s';
-import { QUANTITY } from '../../../checks';
+import { compareVersions, QUANTITY } from '../../../checks';
 import { Problem } from '../../../errors';
 import { defineObject } from '../../../kubernetes-objects';
 import { OverrideSchema, overrideValue } from '../../overrides';
@@ -50,10 +50,7 @@ const V1BETA1_SINCE = '1.2';
 const TRANSFORMERS: readonly DynamoTransformer[] = [new DynamoV1Alpha1Transformer(), new DynamoV1Beta1Transformer()];
 
 /** True when release `version` (`major.minor[.patch]`) is `since` or later. */
-function atLeast(version: string, since: string): boolean {
-  const [a, b] = [version, since].map((v) => v.split('.').map(Number));
-  return a[0] !== b[0] ? a[0] > b[0] : (a[1] ?? 0) >= (b[1] ?? 0);
-}
+const atLeast = (version: string, since: string) => compareVersions(version, since) >= 0;
 
 /** Why Dynamo cannot run a deployment. */
 export const DYNAMO_MESSAGES = {
