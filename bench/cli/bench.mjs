@@ -86,7 +86,7 @@ for (const d of docs) {
     const s = d.spec.server;
     resources.push(...new LlamaStackWithProviders(d.metadata.name, {
       namespace: d.metadata.namespace, replicas: d.spec.replicas, distribution: s.distribution,
-      llamaStackVersion: d.metadata.annotations['kube-inference.io/llama-stack-version'],
+      serverVersion: d.metadata.annotations['kube-inference.io/server-version'],
       port: s.containerSpec.port, env: s.containerSpec.env, externalProviders: s.externalProviders,
     }).resources);
   }

@@ -73,7 +73,7 @@ const rows = [];
 for (const count of [1, 10, 50]) {
   const metadata = metadataDir(count);
   const out = path.join(work, `out-${count}`);
-  const merge = measure([cli, 'merge-config', '--metadata-dir', metadata, '--base-config', baseConfig, '--output-dir', out]);
+  const merge = measure([cli, 'merge-config', '--metadata-dir', metadata, '--base-config', baseConfig, '--output-dir', out, '--server-version', '0.7']);
   const bare = measure([floor, metadata, baseConfig, path.join(work, `floor-${count}`)]);
   rows.push({ count, merge, bare });
 }
