@@ -80,6 +80,7 @@ export { KaitoProvider } from './model-deployment/providers/kaito/provider';
 export type { KaitoProviderOptions } from './model-deployment/providers/kaito/provider';
 export type { KaitoApiVersion } from './model-deployment/providers/kaito/workspace';
 export type { KaitoNodeProvisioning } from './model-deployment/providers/kaito/overrides';
+export type { KaitoCloudProvider } from './model-deployment/providers/kaito/skus';
 export { DynamoProvider, DEFAULT_DYNAMO_VERSION } from './model-deployment/providers/dynamo/provider';
 export type { DynamoProviderOptions } from './model-deployment/providers/dynamo/provider';
 export { KubeRayProvider, DEFAULT_RAY_VERSION } from './model-deployment/providers/kuberay/provider';

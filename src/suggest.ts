@@ -13,7 +13,7 @@ export function closest(word: string, known: readonly string[]): string | undefi
 }
 
 /** Levenshtein distance, with a swap of two neighbouring letters counted as one edit. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
   for (let i = 1; i <= a.length; i++) {

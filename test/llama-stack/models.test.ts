@@ -17,8 +17,9 @@ describe('LlamaStackWithProviders models', () => {
   test.each([
     ['dynamo', {}, 'http://llama-8b-frontend.models.svc.cluster.local:8000/v1', 'meta-llama/Llama-3.1-8B-Instruct'],
     ['kuberay', {}, 'http://llama-8b-serve-svc.models.svc.cluster.local:8000/v1', 'meta-llama/Llama-3.1-8B-Instruct'],
-    ['kaito', { provider: { name: 'kaito', overrides: { instanceType: 'Standard_NC24ads_A100_v4' } } }, 'http://llama-8b.models.svc.cluster.local:80/v1', 'meta-llama/Llama-3.1-8B-Instruct'],
-    // KAITO serves an InferenceSet's workspaces under the InferenceSet's name (pkg/model/interface.go).
+    // KAITO serves a Workspace's preset under its generated name, the id's last segment lower-cased
+    // (presets/workspace/generator/generator.go), and an InferenceSet's workspaces under the InferenceSet's name (pkg/model/interface.go).
+    ['kaito', { provider: { name: 'kaito', overrides: { instanceType: 'Standard_NC24ads_A100_v4' } } }, 'http://llama-8b.models.svc.cluster.local:80/v1', 'llama-3.1-8b-instruct'],
     ['kaito', { scaling: { replicas: 2 }, provider: { name: 'kaito', overrides: { instanceType: 'Standard_NC24ads_A100_v4' } } }, 'http://llama-8b.models.svc.cluster.local:80/v1', 'llama-8b'],
     ['dynamo', { model: { id: 'meta-llama/Llama-3.1-8B-Instruct', servedName: 'llama' } }, 'http://llama-8b-frontend.models.svc.cluster.local:8000/v1', 'llama'],
   ])('%s %j: the endpoint\'s URL and model reach the merge in the pod', (provider, more, url, model) => {

@@ -28,7 +28,7 @@ test('the example app renders KAITO, Dynamo and KubeRay resources that validate 
   const merge = objects.find((o) => o.kind === 'Deployment').spec.template.spec.initContainers.find((c: any) => c.name === 'merge-config');
   expect(JSON.parse(merge.args[merge.args.indexOf('--served-models') + 1]).map((m: any) => `${m.providerId}/${m.model} ${m.url}`)).toEqual([
     'llama-8b/meta-llama/Llama-3.1-8B-Instruct http://llama-8b-frontend.default.svc.cluster.local:8000/v1',
-    'phi-4-mini/microsoft/Phi-4-mini-instruct http://phi-4-mini.default.svc.cluster.local:80/v1',
+    'phi-4-mini/phi-4-mini-instruct http://phi-4-mini.default.svc.cluster.local:80/v1',
     'qwen3-ray/qwen3-8b http://qwen3-ray-serve-svc.default.svc.cluster.local:8000/v1',
   ]);
   expectSchemaValid(objects);

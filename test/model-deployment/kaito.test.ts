@@ -1,5 +1,8 @@
 import { problemsFor, render } from './helpers';
 import { ModelDeploymentProps, ProviderRegistry, translateStatus } from '../../src/model-deployment';
+import { KAITO_CATALOG_MODELS, KAITO_VLLM_ARCHITECTURES } from '../../src/model-deployment/providers/kaito/catalog.generated';
+import { KAITO_LEGACY_PRESET_ALIASES, resolveKaitoPreset } from '../../src/model-deployment/providers/kaito/presets';
+import { bytesPerToken } from '../../src/model-deployment/providers/kaito/sizing';
 import { pythonDifference, pyyamlSupport, pyyamlValue } from '../run-config/pyyaml';
 import { describeWhen } from '../sandbox/host';
 
@@ -185,7 +188,7 @@ describe('KAITO admission rules, at synth', () => {
   });
 
   test('ggufFile must be a .gguf path in the repository, for llama.cpp from Hugging Face', () => {
-    const gguf = (ggufFile: string) => problemsFor({ ...LLAMACPP, provider: { name: 'kaito', overrides: { instanceType: 'D', ggufFile } } }).map((p) => p.field);
+    const gguf = (ggufFile: string) => problemsFor({ ...LLAMACPP, provider: { name: 'kaito', overrides: { instanceType: 'Standard_D8s_v5', ggufFile } } }).map((p) => p.field);
     expect(gguf('../x.gguf')).toEqual(['provider.overrides.ggufFile']);
     expect(gguf('model.bin')).toEqual(['provider.overrides.ggufFile']);
     expect(problemsFor({ ...VLLM, provider: { name: 'kaito', overrides: { instanceType: SKU, ggufFile: 'a.gguf' } } }).map((p) => p.field)).toEqual(['provider.overrides.ggufFile']);
@@ -195,6 +198,102 @@ describe('KAITO admission rules, at synth', () => {
     const { warnings, resource } = render({ ...LLAMACPP, provider: { overrides: { instanceType: 'Standard_D8s_v5' } } });
     expect(resource.inference.template.spec.containers[0].args[0]).toBe('huggingface://google/gemma-3-1b-it-qat-q8_0-gguf');
     expect(warnings).toEqual(['the LocalAI runner downloads every GGUF file of google/gemma-3-1b-it-qat-q8_0-gguf (all quantizations): set provider.overrides.ggufFile to the one file to load']);
+  });
+});
+
+// KAITO v0.12.0's own model data (kaito-catalog/, generated into catalog.generated.ts) read as its
+// webhook and controller read it: pkg/utils/plugin/plugin.go, presets/workspace/generator/generator.go,
+// api/v1beta1/workspace_validation.go and inference_config_validation.go, the node estimator.
+describe('KAITO v0.12 presets, SKUs and sizing, at synth', () => {
+  const onSku = (instanceType: string, props: Partial<ModelDeploymentProps> = {}): ModelDeploymentProps =>
+    ({ ...VLLM, provider: { name: 'kaito', overrides: { instanceType } }, ...props });
+
+  test('KAITO serves a preset under the last segment of its id, lower-cased; an InferenceSet under its name; servedName wins', () => {
+    expect(render(VLLM).construct.endpoint.model).toBe('phi-4-mini-instruct');
+    // A short name resolves to its catalogue id first: gemma-3-4b-instruct is google/gemma-3-4b-it.
+    expect(render({ ...VLLM, model: { id: 'gemma-3-4b-instruct' } }).construct.endpoint.model).toBe('gemma-3-4b-it');
+    expect(render({ ...VLLM, model: { id: 'Qwen/Qwen3-8B' } }).construct.endpoint.model).toBe('qwen3-8b');
+    expect(render({ ...VLLM, scaling: { replicas: 2 } }, 'phi').construct.endpoint.model).toBe('phi');
+    expect(render({ ...VLLM, model: { id: 'microsoft/Phi-4-mini-instruct', servedName: 'Phi' } }).construct.endpoint.model).toBe('Phi');
+    expect(render(LLAMACPP).construct.endpoint.model).toBe('google/gemma-3-1b-it-qat-q8_0-gguf');
+  });
+
+  test('the catalogue data hangs together: short names name catalogue models, whose architectures KAITO\'s vLLM runs', () => {
+    for (const [alias, id] of Object.entries(KAITO_LEGACY_PRESET_ALIASES)) {
+      expect({ alias, kind: resolveKaitoPreset(alias).kind }).toEqual({ alias, kind: 'catalog' });
+      expect(KAITO_CATALOG_MODELS.some((m) => m.name.toLowerCase() === id)).toBe(true);
+    }
+    expect(Object.keys(KAITO_LEGACY_PRESET_ALIASES)).toHaveLength(25);
+    expect(KAITO_CATALOG_MODELS).toHaveLength(60);
+    for (const m of KAITO_CATALOG_MODELS) {
+      const runnable = m.architectures.some((a) => KAITO_VLLM_ARCHITECTURES.includes(a));
+      expect({ model: m.name, runnable }).toEqual({ model: m.name, runnable: true });
+      expect(resolveKaitoPreset(m.name.toUpperCase()).kind).toBe('catalog');
+    }
+    // KAITO's own check figure (website/docs/memory-estimator.md): phi-4-mini needs 131072 bytes per token.
+    expect(bytesPerToken(KAITO_CATALOG_MODELS.find((m) => m.name === 'microsoft/Phi-4-mini-instruct')!)).toBe(131072);
+  });
+
+  test('an unknown short name is refused with the closest preset names; a deprecated one as KAITO words it', () => {
+    expect(problemsFor({ ...VLLM, model: { id: 'llama-3.1-8b' } })).toEqual([{
+      field: 'model.id',
+      message: 'KAITO\'s webhook refuses "Unsupported inference preset name llama-3.1-8b": a KAITO v0.12.0 preset is a Hugging Face id ("org/name") '
+        + 'or one of its short names; closest: "llama-3.1-8b-instruct", "meta-llama/Llama-3.1-8B-Instruct", "ibm-granite/granite-4.1-8b"',
+    }]);
+    expect(problemsFor({ ...VLLM, model: { id: 'phi-2' } })).toEqual([{
+      field: 'model.id', message: 'KAITO\'s webhook refuses "Model phi-2 is deprecated and no longer supported": use the Hugging Face id of a current model',
+    }]);
+    expect(render({ ...VLLM, model: { id: 'Phi-4-Mini-Instruct' } }).resource.inference.preset.name).toBe('Phi-4-Mini-Instruct');
+  });
+
+  test('a Hugging Face id outside the catalogue renders, with a warning that KAITO reads it from Hugging Face', () => {
+    expect(render({ ...VLLM, model: { id: 'Qwen/Qwen3-8B' } }).warnings).toEqual([
+      'Qwen/Qwen3-8B is not in KAITO v0.12.0\'s model catalogue: KAITO\'s webhook reads its config.json from Hugging Face when the Workspace '
+      + 'is created (its architecture must be one KAITO\'s vLLM runs; a gated repository needs secrets.huggingFaceToken), so synth cannot check '
+      + 'the model, its context window or its GPU needs',
+    ]);
+    expect(render(VLLM).warnings).toEqual([]);
+  });
+
+  test('max-model-len beyond the model\'s context window is refused (engine.contextLength is the inference config\'s max-model-len)', () => {
+    const phi3 = { id: 'microsoft/Phi-3-mini-4k-instruct' };
+    const message = 'KAITO\'s webhook refuses "max-model-len 8192 exceeds model\'s maximum supported context window 4096 (ModelTokenLimit)" '
+      + 'for microsoft/Phi-3-mini-4k-instruct: set at most 4096';
+    expect(problemsFor({ ...VLLM, model: phi3, engine: { type: 'vllm', contextLength: 8192 } })).toEqual([{ field: 'engine.contextLength', message }]);
+    expect(render({ ...VLLM, model: phi3, engine: { type: 'vllm', contextLength: 4096 } }).warnings).toEqual([]);
+  });
+
+  test('the instance type must be a SKU of the cloud\'s handler, except Azure N- and D-series sizes', () => {
+    const [problem] = problemsFor(onSku('standard_nc24ads_a100_v4'));
+    expect(problem.field).toBe('provider.overrides.instanceType');
+    expect(problem.message).toMatch(/^KAITO's webhook refuses "Unsupported instance type standard_nc24ads_a100_v4\. Supported SKUs: \[Standard_NC16as_T4_v3 Standard_NC24ads_A100_v4 .* Standard_NV72ads_A10_v5\]" \(its azure SKU handler\): did you mean "Standard_NC24ads_A100_v4"\? /);
+    expect(problemsFor(onSku('Standard_E8s_v5')).map((p) => p.field)).toEqual(['provider.overrides.instanceType']);
+    render(onSku('Standard_NC6s_v3'));
+    render({ ...LLAMACPP, provider: { overrides: { instanceType: 'Standard_D4s_v5', ggufFile: 'gemma-3-1b-it-q8_0.gguf' } } });
+    const aws = { providers: ProviderRegistry.builtIn({ kaito: { cloudProvider: 'aws' } }) };
+    expect(problemsFor({ ...onSku(SKU), ...aws })[0].message).toMatch(/\(its aws SKU handler\): use one of those; if your KAITO install runs on another cloud/);
+    render({ ...onSku('g5.xlarge'), ...aws });
+    // Bring-your-own nodes carry no instance type; KAITO reads the nodes' GPU labels instead.
+    render({ ...VLLM, provider: { name: 'kaito', overrides: { nodeProvisioning: 'bring-your-own' } } });
+    expect(() => ProviderRegistry.builtIn({ kaito: { cloudProvider: 'gcp' as any } })).toThrow('KAITO cloudProvider "gcp" is not supported; use azure, aws, arc (KAITO\'s SKU handlers)');
+  });
+
+  test('KAITO\'s node estimate: GPUs other than resources.gpu.count are warned, a SKU too small for the KV cache is refused', () => {
+    expect(render(onSku('Standard_NC24ads_A100_v4', { model: { id: 'meta-llama/Llama-3.3-70B-Instruct' } })).warnings).toEqual([
+      'KAITO sizes meta-llama/Llama-3.3-70B-Instruct itself: on Standard_NC24ads_A100_v4 (1 GPU, 80 GiB) its node estimator gives 3 nodes per replica '
+      + 'and vLLM runs on all 3 GPUs, not resources.gpu.count 1: set resources.gpu.count to 3 so the spec says what runs',
+    ]);
+    expect(render(onSku('Standard_NC96ads_A100_v4')).warnings).toEqual([
+      'KAITO sizes microsoft/Phi-4-mini-instruct itself: on Standard_NC96ads_A100_v4 (4 GPUs, 320 GiB) its node estimator gives 1 node per replica '
+      + 'and vLLM runs on all 4 GPUs, not resources.gpu.count 1: set resources.gpu.count to 4 so the spec says what runs',
+    ]);
+    expect(render(onSku('Standard_NC96ads_A100_v4', { resources: { gpu: { count: 4 } } })).warnings).toEqual([]);
+    expect(problemsFor(onSku('Standard_NV12s_v3', { engine: { type: 'vllm', contextLength: 131072 } }))).toEqual([{
+      field: 'provider.overrides.instanceType',
+      message: 'KAITO cannot place microsoft/Phi-4-mini-instruct on Standard_NV12s_v3: each GPU has 8.0 GiB, of which vLLM may use 6.7 GiB, less than the '
+        + '18.3 GiB KAITO reserves for the runtime and a 131072-token KV cache (its node estimator fails the Workspace): choose a SKU with more GPU memory, '
+        + 'or a shorter engine.contextLength',
+    }]);
   });
 });
 

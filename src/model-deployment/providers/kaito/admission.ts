@@ -2,13 +2,15 @@
 //
 // KAITO's Go module cannot be fetched on the machines this library is built on, so the webhook cannot
 // be run in tests; this port is the check. Each rule cites the upstream function it follows
-// (kaito: api/v1beta1/workspace_validation.go, api/v1beta1/inferenceset_validation.go). Rules that
-// depend on the live cluster (the SKU list of the cloud, the nodes matching a bring-your-own
-// selector and their GPU labels, the preset's model size against the node's GPU memory, whether a
-// gated model needs a token) cannot be decided here and are documented instead.
+// (kaito: api/v1beta1/workspace_validation.go, api/v1beta1/inferenceset_validation.go). The preset
+// rules are in preset-checks.ts. Rules that depend on the live cluster (the nodes matching a
+// bring-your-own selector and their GPU labels, whether a gated model outside KAITO's catalogue needs
+// a token) cannot be decided here and are documented instead.
 import { KaitoSettings } from './overrides';
+import { acceptsUnknownSku, KaitoCloudProvider, kaitoSku, kaitoSkuNames } from './skus';
 import { KaitoApiVersion, rendersInferenceSet } from './workspace';
 import { Problem } from '../../../errors';
+import { closest } from '../../../suggest';
 import { ResolvedModelDeployment } from '../../resolved-spec';
 
 /** The fix named when auto-provisioning has no instance type: an example SKU of the kind the deployment asks for. */
@@ -19,7 +21,9 @@ function instanceTypeFix(d: ResolvedModelDeployment): string {
 }
 
 /** Problems KAITO's webhook would refuse the rendered Workspace or InferenceSet for. */
-export function kaitoAdmissionProblems(d: ResolvedModelDeployment, settings: KaitoSettings, apiVersion: KaitoApiVersion): Problem[] {
+export function kaitoAdmissionProblems(
+  d: ResolvedModelDeployment, settings: KaitoSettings, apiVersion: KaitoApiVersion, cloud: KaitoCloudProvider,
+): Problem[] {
   const problems: Problem[] = [];
   // Workspace.validateCreate and InferenceSet.validateInstanceType: with node auto-provisioning
   // (the default install) resource.instanceType is required; without it, it must be empty.
@@ -47,9 +51,29 @@ export function kaitoAdmissionProblems(d: ResolvedModelDeployment, settings: Kai
   }
   if (settings.instanceType !== undefined && !/^\S+$/.test(settings.instanceType)) {
     problems.push({ field: 'provider.overrides.instanceType', message: `${JSON.stringify(settings.instanceType)} is not a node SKU name (no spaces, not empty)` });
+  } else if (settings.nodeProvisioning === 'auto' && settings.instanceType) {
+    problems.push(...instanceTypeProblems(settings.instanceType, cloud));
   }
   // ResourceSpec.validateCreateWithInference: every Workspace renders a label selector with
   // kubernetes.io/os, so "matchLabels must contain at least one non-reserved label" cannot fire.
   // InferenceSpec.validateCreate: exactly one of preset and template is rendered, by engine.
   return problems;
+}
+
+/**
+ * ResourceSpec.validateCreateWithInference, with node auto-provisioning: the instance type must be a
+ * SKU of the cloud's handler ("regardless of if preset is empty or not"), except Azure's N and D
+ * series. KAITO prints its list in map order; ours is sorted.
+ */
+function instanceTypeProblems(instanceType: string, cloud: KaitoCloudProvider): Problem[] {
+  if (kaitoSku(cloud, instanceType) !== undefined || acceptsUnknownSku(cloud, instanceType)) return [];
+  const known = kaitoSkuNames(cloud);
+  const near = known.find((k) => k.toLowerCase() === instanceType.toLowerCase()) ?? closest(instanceType, known);
+  const azure = cloud === 'azure' ? ', or an Azure N- or D-series size (Standard_N…, Standard_D…)' : '';
+  return [{
+    field: 'provider.overrides.instanceType',
+    message: `KAITO's webhook refuses "Unsupported instance type ${instanceType}. Supported SKUs: [${known.join(' ')}]" `
+      + `(its ${cloud} SKU handler): ${near !== undefined ? `did you mean "${near}"? ` : ''}use one of those${azure}; `
+      + 'if your KAITO install runs on another cloud (Helm value cloudProviderName), configure the KAITO provider with its cloudProvider',
+  }];
 }

@@ -9,6 +9,8 @@ import { kaitoAdmissionProblems } from './admission';
 import { ggufFileProblems, KAITO_INFERENCE_PORT } from './inference';
 import { vllmConfigProblems } from './inference-config';
 import { KaitoNodeProvisioning, kaitoOverrides, kaitoSettings } from './overrides';
+import { kaitoPresetOf, kaitoPresetProblems, kaitoPresetWarnings } from './preset-checks';
+import { KAITO_CLOUD_PROVIDERS, KaitoCloudProvider } from './skus';
 import { kaitoEndpoint, translateInferenceSetStatus, translateWorkspaceStatus } from './status';
 import { KaitoApiVersion, renderKaito, rendersInferenceSet } from './workspace';
 
@@ -27,6 +29,13 @@ export interface KaitoProviderOptions {
    * @default 'auto'
    */
   readonly nodeProvisioning?: KaitoNodeProvisioning;
+  /**
+   * The cloud the KAITO install provisions nodes on (its Helm value `cloudProviderName`, the controller's
+   * `CLOUD_PROVIDER`): its SKU handler decides which `provider.overrides.instanceType` values the webhook
+   * accepts and how many GPUs each has.
+   * @default 'azure' (the KAITO chart's default)
+   */
+  readonly cloudProvider?: KaitoCloudProvider;
 }
 
 /** The messages of provider compatibility checks for KAITO. */
@@ -71,6 +80,7 @@ export class KaitoProvider implements InferenceProvider {
   /** The primary resource type: the Workspace (an InferenceSet of the same version is rendered for replicas other than 1). */
   public readonly resourceType: ResourceType;
   private readonly nodeProvisioning: KaitoNodeProvisioning;
+  private readonly cloudProvider: KaitoCloudProvider;
 
   public constructor(options: KaitoProviderOptions = {}) {
     const apiVersion = options.apiVersion ?? 'kaito.sh/v1beta1';
@@ -81,6 +91,10 @@ export class KaitoProvider implements InferenceProvider {
     this.nodeProvisioning = options.nodeProvisioning ?? 'auto';
     if (this.nodeProvisioning !== 'auto' && this.nodeProvisioning !== 'bring-your-own') {
       throw new Error(`KAITO nodeProvisioning ${JSON.stringify(this.nodeProvisioning)} is not supported; use auto or bring-your-own`);
+    }
+    this.cloudProvider = options.cloudProvider ?? 'azure';
+    if (!KAITO_CLOUD_PROVIDERS.includes(this.cloudProvider)) {
+      throw new Error(`KAITO cloudProvider ${JSON.stringify(this.cloudProvider)} is not supported; use ${KAITO_CLOUD_PROVIDERS.join(', ')} (KAITO's SKU handlers)`);
     }
     this.overrides = kaitoOverrides(this.nodeProvisioning);
   }
@@ -104,12 +118,18 @@ export class KaitoProvider implements InferenceProvider {
       problems.push(...vllmConfigProblems(d));
     }
     const settings = kaitoSettings(d, this.nodeProvisioning);
-    problems.push(...kaitoAdmissionProblems(d, settings, this.apiVersion), ...ggufFileProblems(d, settings));
+    problems.push(
+      ...kaitoAdmissionProblems(d, settings, this.apiVersion, this.cloudProvider),
+      ...kaitoPresetProblems(d, settings, this.cloudProvider),
+      ...ggufFileProblems(d, settings),
+    );
     return problems;
   }
 
   public render(context: RenderContext): ApiObject {
-    return renderKaito(context, this.apiVersion, kaitoSettings(context.deployment, this.nodeProvisioning));
+    const settings = kaitoSettings(context.deployment, this.nodeProvisioning);
+    kaitoPresetWarnings(context.deployment, settings, this.cloudProvider).forEach(context.warn);
+    return renderKaito(context, this.apiVersion, settings);
   }
 
   private get apiVersion(): KaitoApiVersion {
@@ -123,11 +143,17 @@ export class KaitoProvider implements InferenceProvider {
   /**
    * vLLM's `--served-model-name` as KAITO sets it (kaito pkg/model/interface.go, buildVLLMInferenceCommand):
    * a Workspace an InferenceSet created serves under the InferenceSet's name, any other under the
-   * preset's model name (the model id); `model.servedName` goes through the inference ConfigMap,
-   * whose options KAITO appends after its own, so it wins.
+   * preset's model name, which for a Hugging Face id is its last segment lower-cased
+   * (`microsoft/Phi-4-mini-instruct` → `phi-4-mini-instruct`: presets/workspace/generator/generator.go);
+   * `model.servedName` goes through the inference ConfigMap, whose options KAITO appends after its
+   * own, so it wins. llama.cpp serves under the model id.
    */
   public servedModelName(d: ResolvedModelDeployment): string | undefined {
-    return d.model.servedName ?? (rendersInferenceSet(d.replicas) ? d.name : d.model.id);
+    if (d.model.servedName !== undefined) return d.model.servedName;
+    const preset = kaitoPresetOf(d);
+    if (preset === undefined) return d.model.id;
+    if (rendersInferenceSet(d.replicas)) return d.name;
+    return 'servedName' in preset ? preset.servedName : d.model.id;
   }
 
   public handlesResource(type: ResourceType): boolean {
