@@ -17,6 +17,11 @@
 // importlib.metadata see it) and installs only the rest of its lock. A layer no environment in the cache
 // uses any more is removed.
 //
+// An entry may name packages of its closure to leave out (`omit`: name → why; e.g. a source-only
+// distribution that cannot be built without a GPU driver and that the checked modules do not import):
+// they are not written to its lock, and `pip check` may report exactly those as missing. An entry whose
+// wheels need a newer glibc than envs.json's `pythonPlatform` names its own (`pythonPlatform`).
+//
 // Cached and idempotent: each environment lives in a directory named after the hash of its lock, marked
 // `ready` once complete; a second run does nothing. Directories of older hashes are removed.
 // Cache root: $KIC_CACHE_DIR, else ${XDG_CACHE_HOME:-$HOME/.cache}/kube-inference-constructs.
@@ -171,7 +176,7 @@ function llamaStackEnv(cache, python, entry, registry) {
  * hold `pkg` at `version`: the pins of `layers` through their shared directories (a `.pth` file), the
  * rest installed into the venv.
  */
-function lockedVenv(cache, python, dir, lock, layers, pkg, version) {
+function lockedVenv(cache, python, dir, lock, layers, pkg, version, omitted = {}) {
   // Recorded before the layers are asked for, so that no other run removes one as unused meanwhile.
   fs.writeFileSync(path.join(dir, 'layers.json'), JSON.stringify(layers.map((l) => layerDirName(l)), null, 2) + '\n');
   const layerDirs = layers.map((l) => layer(cache, python, l));
@@ -189,8 +194,9 @@ function lockedVenv(cache, python, dir, lock, layers, pkg, version) {
   run(venvPython, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '-r', requirements]);
   fs.rmSync(requirements);
   // The lock must be a closure: every requirement of every package in it is in it, at a fitting version
-  // (pip check sees the layers' packages through the .pth file, as imports do).
-  run(venvPython, ['-m', 'pip', 'check']);
+  // (pip check sees the layers' packages through the .pth file, as imports do), but for the packages the
+  // entry omits on purpose (envs.json `omit`, each with the reason).
+  pipCheck(venvPython, Object.keys(omitted));
   const installed = run(venvPython, ['-c', 'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))', pkg]).trim();
   if (installed !== version) throw new Error(`${lock.file} installed ${pkg} ${installed}, not ${version}`);
   return { venv, venvPython, sitePackages, layerDirs };
@@ -283,7 +289,7 @@ function toolEnv(cache, python, entry, registry) {
   const parent = path.join(cache, 'tools');
   const dir = path.join(parent, `${entry.name}-${entry.version}-${hash8(lock.text + layersKey(layers))}`);
   const value = cachedOrBuilt(dir, () => reachable(registry), () => {
-    const { venv, venvPython, layerDirs } = lockedVenv(cache, python, dir, lock, layers, entry.package ?? entry.name, entry.version);
+    const { venv, venvPython, layerDirs } = lockedVenv(cache, python, dir, lock, layers, entry.package ?? entry.name, entry.version, entry.omit);
     for (const module of entry.imports ?? []) run(venvPython, ['-c', 'import importlib, sys; importlib.import_module(sys.argv[1])', module]);
     return { name: entry.name, version: entry.version, dir, venv, python: venvPython, layers: layerDirs, lock: keepLock(lock, dir) };
   });
@@ -412,12 +418,17 @@ function writeLocks() {
         ...layers.flatMap((n) => MANIFEST.layers[n].pins.map((p) => ['--exclude-newer-package', `${p.split('==')[0]}=${MANIFEST.layers[n].resolvedAsOf}`]).flat())];
       if (layers.length > 0) fs.writeFileSync(path.join(work, 'constraints.txt'), layers.flatMap((n) => MANIFEST.layers[n].pins).join('\n') + '\n');
       const out = path.join(work, 'lock.txt');
-      run('uv', ['pip', 'compile', '--quiet', '--no-header', '--no-annotate', '--python-version', MANIFEST.python,
-        '--python-platform', MANIFEST.pythonPlatform, '--exclude-newer', entry.resolvedAsOf, ...constraints, '-o', out, path.join(work, 'requirements.in')]);
+      // An entry whose wheels need a newer glibc names its own platform (sglang 0.5.21: manylinux_2_34).
+      const platform = entry.pythonPlatform ?? MANIFEST.pythonPlatform;
+      // Packages the entry omits on purpose (envs.json `omit`: name → why) are resolved but not written.
+      const omit = Object.keys(entry.omit ?? {}).flatMap((name) => ['--no-emit-package', name]);
+      run('uv', ['pip', 'compile', '--quiet', '--no-header', '--no-annotate', ...omit, '--python-version', MANIFEST.python,
+        '--python-platform', platform, '--exclude-newer', entry.resolvedAsOf, ...constraints, '-o', out, path.join(work, 'requirements.in')]);
       const header = [
         `# The full closure of: ${entry.requirements.join(' ')}`,
+        ...Object.entries(entry.omit ?? {}).map(([name, why]) => `# without ${name}: ${why}`),
         ...(layers.length > 0 ? [`# with the pins of the layer${layers.length > 1 ? 's' : ''} ${layers.join(', ')} (envs.json \`layers\`, as of the layer's time) as constraints,`] : []),
-        `# for CPython ${MANIFEST.python} on ${MANIFEST.pythonPlatform}, resolved as of ${entry.resolvedAsOf}.`,
+        `# for CPython ${MANIFEST.python} on ${platform}, resolved as of ${entry.resolvedAsOf}.`,
         '# Written by `node scripts/test-setup/llama-stack-envs.mjs --lock` (uv pip compile) from envs.json; do not edit.',
       ];
       fs.writeFileSync(path.join(FIXTURES, entry.lock), [...header, ...fs.readFileSync(out, 'utf8').trim().split('\n')].join('\n') + '\n');
@@ -442,6 +453,16 @@ function readLock(name) {
   const bad = pins.find((l) => !/^[A-Za-z0-9._-]+==[^\s=]+$/.test(l));
   if (bad) throw new Error(`${file}: "${bad}" is not a name==version pin; rewrite the file with --lock`);
   return { file, text, pins };
+}
+
+/** `pip check`, where a requirement on an omitted package is the only problem it may report. */
+function pipCheck(venvPython, omitted) {
+  const r = spawnSync(venvPython, ['-m', 'pip', 'check'], { encoding: 'utf8' });
+  const lines = r.stdout.trim().split('\n').filter((l) => l !== '' && l !== 'No broken requirements found.');
+  const broken = lines.filter((l) => !omitted.some((name) => l.endsWith(` requires ${name}, which is not installed.`)));
+  if (r.error || broken.length > 0 || (r.status !== 0 && lines.length === 0)) {
+    throw new Error(`pip check in ${venvPython} failed:\n${[...broken, r.stderr].join('\n').trim()}`);
+  }
 }
 
 /** Runs a command without a shell; returns its standard output, throws with the end of its output on failure. */

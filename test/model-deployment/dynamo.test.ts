@@ -39,7 +39,7 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1, operators before 1.
     // address: upstream examples/backends/sglang/deploy/disagg.yaml.
     const transfer = ['--disaggregation-bootstrap-port', '12345', '--disaggregation-transfer-backend', 'nixl', '--host', '0.0.0.0'];
     expect(s.SglangPrefillWorker.extraPodSpec.mainContainer).toEqual({
-      image: 'nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.0.1',
+      image: 'nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.6.1',
       command: ['python3', '-m', 'dynamo.sglang'],
       args: ['--model-path', 'Qwen/Qwen3-32B', '--disaggregation-mode', 'prefill', '--tp-size', '2', '--context-length', '32768', ...transfer],
     });
@@ -100,11 +100,32 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1, operators before 1.
   test.each([
     ['vllm', 'VllmWorker', ['--kv-events-config', '{"enable_kv_cache_events":true,"publisher":"zmq","endpoint":"tcp://*:20080"}']],
     ['sglang', 'SglangWorker', ['--kv-events-config', '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5557"}']],
-    ['trtllm', 'TrtllmWorker', ['--publish-events-and-metrics']],
+    ['trtllm', 'TrtllmWorker', ['--publish-kv-events', '--publish-metrics']],
   ] as const)('routerMode kv: %s workers publish KV events (%s)', (engine, key, flags) => {
     const kv = services({ ...AGG, engine: { type: engine }, provider: { overrides: { routerMode: 'kv' } } });
     expect(kv[key].extraPodSpec.mainContainer.args.slice(2)).toEqual(flags);
     expect(services({ ...AGG, engine: { type: engine } })[key].extraPodSpec.mainContainer.args.slice(2)).toEqual([]);
+  });
+
+  // ai-dynamo dynamo/trtllm/backend_args.py and args.py of 1.4.2, 1.5.0 and 1.6.0: the switch was renamed in
+  // 1.5 and split in two in 1.6, the old names kept as deprecated aliases for a release.
+  test.each([
+    ['1.0.1', {}, ['--publish-events-and-metrics']],
+    ['1.4.2', {}, ['--publish-events-and-metrics']],
+    ['1.5.1', {}, ['--publish-kv-events']],
+    ['1.6.1', {}, ['--publish-kv-events', '--publish-metrics']],
+    // A user image: the release runtimeVersionOverride names is the workers' release.
+    ['1.6.1', { image: 'registry.example.com/trtllm:dev', runtimeVersionOverride: '1.5.0' }, ['--publish-kv-events']],
+  ] as const)('routerMode kv: TensorRT-LLM workers of Dynamo %s %j publish with that release\'s switches', (version, user, flags) => {
+    const { image, runtimeVersionOverride } = user as { image?: string; runtimeVersionOverride?: string };
+    const c = dynamoComponents(render({
+      ...AGG,
+      engine: { type: 'trtllm' },
+      image,
+      providers: ProviderRegistry.builtIn({ dynamo: { version } }),
+      provider: { overrides: { routerMode: 'kv', ...(runtimeVersionOverride ? { runtimeVersionOverride } : {}) } },
+    }).resource);
+    expect(dynamoMain(c.TrtllmWorker).args.slice(2)).toEqual(flags);
   });
 
   test('routerMode kv, vLLM disaggregated: the prefill worker publishes KV events, the decode worker (which vLLM keeps silent) does not', () => {
@@ -165,7 +186,7 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1alpha1, operators before 1.
     const { resource } = renderAlpha({ ...AGG, engine: { type: engine } });
     expect(resource.spec.backendFramework).toBe(engine);
     const main = resource.spec.services[`${engine[0].toUpperCase()}${engine.slice(1)}Worker`].extraPodSpec.mainContainer;
-    expect(main.image).toBe(`nvcr.io/nvidia/ai-dynamo/${image}:1.0.1`);
+    expect(main.image).toBe(`nvcr.io/nvidia/ai-dynamo/${image}:1.6.1`);
     expect(main.command).toEqual(['python3', '-m', module]);
     expect(main.args.slice(0, 2)).toEqual([modelFlag, 'Qwen/Qwen3-8B']);
   });
@@ -254,7 +275,7 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1beta1, the default: operato
       name,
       type,
       replicas: 1,
-      podTemplate: { metadata: { labels: { 'kube-inference.io/model-deployment': 'md' } }, spec: { containers: [{ name: 'main', image: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.1', ...container }] } },
+      podTemplate: { metadata: { labels: { 'kube-inference.io/model-deployment': 'md' } }, spec: { containers: [{ name: 'main', image: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.1', ...container }] } },
     });
     expect(resource.spec).toEqual({
       backendFramework: 'vllm',
@@ -328,7 +349,7 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1beta1, the default: operato
     expect(problemsFor({ ...AGG, image, provider: { name: 'dynamo' } })).toEqual([{
       field: 'image',
       message: `${why}: Dynamo operator 1.6 requires runtimeVersionOverride "when the specified main container image has no parseable semantic-version tag". `
-        + 'Set provider.overrides.runtimeVersionOverride to the Dynamo release in the image (such as "1.0.1"), or tag the image with it',
+        + 'Set provider.overrides.runtimeVersionOverride to the Dynamo release in the image (such as "1.6.1"), or tag the image with it',
     }]);
     const c = components({ ...AGG, image, provider: { name: 'dynamo', overrides: { runtimeVersionOverride: '1.0.1' } } });
     expect(Object.values(c).map((x: any) => x.runtimeVersionOverride)).toEqual(['1.0.1', '1.0.1']);
@@ -342,7 +363,7 @@ describe('Dynamo DynamoGraphDeployment (nvidia.com/v1beta1, the default: operato
 
   test('runtimeVersionOverride must be major.minor.patch, as the CRD takes it; operators before 1.5 have no such field', () => {
     expect(problemsFor({ ...AGG, provider: { name: 'dynamo', overrides: { runtimeVersionOverride: 'v1.0.1' } } })).toEqual([
-      { field: 'provider.overrides.runtimeVersionOverride', message: '"v1.0.1" is not a Dynamo release as the operator takes it: major.minor.patch, such as "1.0.1"' },
+      { field: 'provider.overrides.runtimeVersionOverride', message: '"v1.0.1" is not a Dynamo release as the operator takes it: major.minor.patch, such as "1.6.1"' },
     ]);
     const operator14 = ProviderRegistry.builtIn({ dynamo: { operatorVersion: '1.4' } });
     expect(problemsFor({ ...AGG, providers: operator14, provider: { name: 'dynamo', overrides: { runtimeVersionOverride: '1.0.1' } } })).toEqual([

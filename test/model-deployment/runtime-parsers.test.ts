@@ -1,31 +1,48 @@
 /**
  * What the providers render, parsed by the runtimes' own argument parsers, in-process, by
  * test/model-deployment/runtime_args_check.py (see there what each parser runs). The parsers come from
- * two tool environments of scripts/test-setup/llama-stack-envs.mjs, each Dynamo 1.0.1 (the default
- * Dynamo runtime release) with the engine it pins:
- *   - `ai-dynamo-vllm` (ai-dynamo[vllm] 1.0.1, vLLM 0.16.0): every Dynamo frontend command
- *     (dynamo.frontend), every Dynamo vLLM worker's whole argument list (dynamo.vllm: Dynamo's groups,
- *     then vLLM's engine parser and Dynamo's cross-checks), and every KAITO vLLM inference config, turned
- *     into arguments as KAITO's inference_api.py does and parsed by vLLM's server parser;
- *   - `ai-dynamo-sglang` (ai-dynamo[sglang] 1.0.1, SGLang 0.5.9): every Dynamo SGLang worker's whole
- *     argument list (dynamo.sglang: Dynamo's groups, then SGLang's ServerArgs parser), up to the model
- *     download.
+ * the tool environments of scripts/test-setup/llama-stack-envs.mjs, two per Dynamo release checked
+ * (1.6.1, the default runtime release, and 1.0.1), each with the engine that release pins:
+ *   - `ai-dynamo-vllm-1.6.1` (ai-dynamo[vllm] 1.6.1, vLLM 0.31.0) and `ai-dynamo-vllm` (1.0.1, vLLM
+ *     0.16.0): every Dynamo frontend command (dynamo.frontend), every Dynamo vLLM worker's whole argument
+ *     list (dynamo.vllm: Dynamo's groups, then vLLM's engine parser and Dynamo's cross-checks), and every
+ *     KAITO vLLM inference config, turned into arguments as KAITO's inference_api.py does and parsed by
+ *     vLLM's server parser;
+ *   - `ai-dynamo-sglang-1.6.1` (SGLang 0.5.21) and `ai-dynamo-sglang` (1.0.1, SGLang 0.5.9): every Dynamo
+ *     SGLang worker's whole argument list (dynamo.sglang: Dynamo's groups, then SGLang's ServerArgs
+ *     parser), up to the model download.
  * Not checked here: the TensorRT-LLM worker (tensorrt-llm is not installable without NVIDIA's own
  * index), KAITO's llama.cpp runner (LocalAI, a Go program whose module is not served), and KubeRay's
  * engine_kwargs (Ray Serve hands them to the vLLM its `ray[llm]` extra pins, not checked yet).
- * KAITO's preset images carry a vLLM of their own; vLLM 0.16.0 stands for it.
+ * KAITO v0.12.0's preset image carries vLLM 0.26.0 (its supported_models.yaml tag history); vLLM 0.31.0
+ * and 0.16.0 stand for it on either side.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { dynamoComponents, dynamoMain, KAITO_GPU_NODE, problemsOf, render } from './helpers';
-import { ModelDeploymentProps } from '../../src/model-deployment';
+import { ModelDeploymentProps, ProviderRegistry } from '../../src/model-deployment';
+import { DEFAULT_DYNAMO_VERSION } from '../../src/model-deployment/providers/dynamo/provider';
 import { describeWhen } from '../sandbox/host';
 import { ToolEnv, testEnvsSupport, toolEnv } from '../sandbox/test-envs';
 
-const vllmEnv = toolEnv('ai-dynamo-vllm');
-const sglangEnv = toolEnv('ai-dynamo-sglang');
+/** A Dynamo release checked here: its tool environments and the engine versions it pins. */
+interface DynamoRelease {
+  readonly dynamo: string;
+  readonly vllm: string;
+  readonly sglang: string;
+  readonly vllmTool: string;
+  readonly sglangTool: string;
+  readonly vllmEnv: ReturnType<typeof toolEnv>;
+  readonly sglangEnv: ReturnType<typeof toolEnv>;
+}
+const release = (dynamo: string, vllm: string, sglang: string, vllmTool: string, sglangTool: string): DynamoRelease =>
+  ({ dynamo, vllm, sglang, vllmTool, sglangTool, vllmEnv: toolEnv(vllmTool), sglangEnv: toolEnv(sglangTool) });
+const RELEASES: readonly DynamoRelease[] = [
+  release('1.6.1', '0.31.0', '0.5.21', 'ai-dynamo-vllm-1.6.1', 'ai-dynamo-sglang-1.6.1'),
+  release('1.0.1', '0.16.0', '0.5.9', 'ai-dynamo-vllm', 'ai-dynamo-sglang'),
+];
 const CHECK = path.join(__dirname, 'runtime_args_check.py');
 const EXAMPLE_APP = path.join(__dirname, '..', '..', 'examples', 'model-deployment-app', 'dist', 'models.k8s.yaml');
 
@@ -74,7 +91,8 @@ function exampleObjects(kind: string): any[] {
  * The Dynamo components of every engine, serving mode and router mode, plus the example app's, by
  * `<deployment> <component>`: each its `type` and its container `main`.
  */
-function dynamoServices(): Record<string, any> {
+function dynamoServices(version: string): Record<string, any> {
+  const providers = ProviderRegistry.builtIn({ dynamo: { version } });
   const deployments: Record<string, any> = {};
   for (const engine of ['vllm', 'sglang', 'trtllm'] as const) {
     for (const mode of ['aggregated', 'disaggregated'] as const) {
@@ -84,12 +102,16 @@ function dynamoServices(): Record<string, any> {
           ...(mode === 'disaggregated' ? DISAGG : { resources: { gpu: { count: 2 } } }),
           engine: { type: engine, contextLength: 4096, trustRemoteCode: engine !== 'trtllm', args: engine === 'trtllm' ? {} : ENGINE_ARGS[engine] },
           provider: { name: 'dynamo', overrides: { routerMode, frontend: { replicas: 2 } } },
+          providers,
         };
         deployments[`${engine}/${mode}/${routerMode}`] = render(props).resource;
       }
     }
   }
-  for (const dgd of exampleObjects('DynamoGraphDeployment')) deployments[`example-app/${dgd.metadata.name}`] = dgd;
+  // The example app renders the default release.
+  if (version === DEFAULT_DYNAMO_VERSION) {
+    for (const dgd of exampleObjects('DynamoGraphDeployment')) deployments[`example-app/${dgd.metadata.name}`] = dgd;
+  }
   const services: Record<string, any> = {};
   for (const [name, dgd] of Object.entries(deployments)) {
     for (const [key, c] of Object.entries(dynamoComponents(dgd))) services[`${name} ${key}`] = { type: c.type, main: dynamoMain(c) };
@@ -122,118 +144,125 @@ function serviceCases(found: [string, any][], parser: Parser): Case[] {
   });
 }
 
-describeWhen('rendered Dynamo frontends and vLLM workers, parsed by ai-dynamo 1.0.1 with vLLM 0.16.0', testEnvsSupport(vllmEnv), 'ai-dynamo-vllm tool environment', () => {
-  let services: Record<string, any>;
-  beforeAll(() => {
-    services = dynamoServices();
-  });
-
-  test('every frontend command runs a module and every frontend argument list passes dynamo.frontend\'s parser', () => {
-    const frontends = Object.entries(services).filter(([, s]) => s.type === 'frontend');
-    expectAccepted(parse(vllmEnv.value!, serviceCases(frontends, 'frontend')));
-  });
-
-  test('every vLLM worker, aggregated, prefill and decode, passes dynamo.vllm\'s whole parser (Dynamo\'s checks and vLLM\'s)', () => {
-    const found = workers(services, 'vllm');
-    expect(found.some(([, s]) => s.type === 'prefill')).toBe(true);
-    const results = parse(vllmEnv.value!, serviceCases(found, 'dynamo-vllm'));
-    expectAccepted(results);
-    // With the kv router the workers publish KV events from the config we render, not from Dynamo
-    // 1.0.1's deprecated automatic one (which a later release turns off).
-    for (const [id] of found.filter(([key]) => key.includes('/kv '))) expect({ id, deprecations: results[id].deprecations }).toEqual({ id, deprecations: [] });
-    const automatic = found.filter(([key, s]) => key.includes('/none ') && s.type !== 'decode');
-    expect(automatic.length).toBeGreaterThan(0);
-    for (const [id] of automatic) expect(results[id].deprecations!.join('\n')).toMatch(/Automatic KV events configuration is deprecated/);
-  });
-
-  test('the checks can fail: what Dynamo or vLLM refuses is reported with the parser\'s message', () => {
-    const results = parse(vllmEnv.value!, [
-      { id: 'bad mode', parser: 'frontend', args: ['--http-port', '8000', '--router-mode', 'fastest'] },
-      { id: 'unknown frontend flag', parser: 'frontend', args: ['--http-port', '8000', '--no-such-flag'] },
-      { id: 'no module', parser: 'module', args: ['dynamo.nothing'] },
-      { id: 'unknown engine flag', parser: 'dynamo-vllm', args: ['--model', 'Qwen/Qwen3-8B', '--no-such-flag', '1'] },
-      { id: 'prefill without KV transfer', parser: 'dynamo-vllm', args: ['--model', 'Qwen/Qwen3-8B', '--disaggregation-mode', 'prefill'] },
-      { id: 'bad number', parser: 'dynamo-vllm', args: ['--model', 'Qwen/Qwen3-8B', '--max-model-len', 'lots'] },
-    ]);
-    expect(results['bad mode'].error).toBe("exit 2: dynamo.frontend: error: argument --router-mode: invalid choice: 'fastest' (choose from 'round-robin', 'random', 'kv', 'direct')");
-    expect(results['unknown frontend flag'].error).toBe("exit 1: Unknown arguments specified: ['--no-such-flag']");
-    expect(results['no module'].ok).toBe(false);
-    expect(results['unknown engine flag'].error).toMatch(/unrecognized arguments: --no-such-flag/);
-    expect(results['prefill without KV transfer'].error).toMatch(/you must explicitly provide --kv-transfer-config/);
-    expect(results['bad number'].error).toMatch(/--max-model-len/);
-  });
-});
-
-describeWhen('rendered Dynamo SGLang workers, parsed by ai-dynamo 1.0.1 with SGLang 0.5.9', testEnvsSupport(sglangEnv), 'ai-dynamo-sglang tool environment', () => {
-  test('every SGLang worker, aggregated, prefill and decode, passes dynamo.sglang\'s whole parser up to the model download', () => {
-    const found = workers(dynamoServices(), 'sglang');
-    expect(found.some(([, s]) => s.type === 'prefill')).toBe(true);
-    expectAccepted(parse(sglangEnv.value!, serviceCases(found, 'dynamo-sglang')));
-  });
-
-  test('the check can fail: an argument SGLang does not know, or a bad value, is reported with its parser\'s message', () => {
-    const results = parse(sglangEnv.value!, [
-      { id: 'unknown', parser: 'dynamo-sglang', args: ['--model-path', 'Qwen/Qwen3-8B', '--no-such-flag'] },
-      { id: 'bad choice', parser: 'dynamo-sglang', args: ['--model-path', 'Qwen/Qwen3-8B', '--disaggregation-mode', 'both'] },
-    ]);
-    expect(results.unknown.error).toMatch(/unrecognized arguments: --no-such-flag/);
-    expect(results['bad choice'].error).toMatch(/argument --disaggregation-mode: invalid choice: 'both'/);
-  });
-});
-
-describeWhen('KAITO vLLM inference configs, read as KAITO\'s inference_api.py reads them and parsed by vLLM 0.16.0', testEnvsSupport(vllmEnv), 'ai-dynamo-vllm tool environment', () => {
-  const KAITO: ModelDeploymentProps = {
-    model: { id: 'microsoft/Phi-4-mini-instruct' },
-    engine: { type: 'vllm' },
-    resources: { gpu: { count: 1 } },
-    provider: { name: 'kaito', overrides: KAITO_GPU_NODE },
-  };
-  const configOf = (props: ModelDeploymentProps) => render(props).objects.find((o) => o.kind === 'ConfigMap').data['inference_config.yaml'];
-
-  test('every rendered option reaches vLLM as written, and vLLM\'s server parser accepts it', () => {
-    const args = { 'gpu-memory-utilization': '0.85', 'max-num-seqs': '64', 'dtype': 'float16', 'quantization': 'awq', 'tensor-parallel-size': '1' };
-    const cases: Case[] = [
-      { id: 'options', parser: 'kaito-vllm', args: [configOf({ ...KAITO, model: { id: KAITO.model.id, servedName: 'phi' }, engine: { type: 'vllm', contextLength: 8192, args } })] },
-      // YAML 1.1 readers would turn these names into booleans, numbers or sexagesimals; vLLM must see the text.
-      ...['yes', 'on', 'NO', '1_000', '1:20', '0x10', '~', 'a=b'].map((name) => (
-        { id: `servedName ${name}`, parser: 'kaito-vllm' as const, args: [configOf({ ...KAITO, model: { id: KAITO.model.id, servedName: name } })] })),
-      ...exampleObjects('ConfigMap').filter((c) => c.data?.['inference_config.yaml'])
-        .map((c) => ({ id: `example-app ${c.metadata.name}`, parser: 'kaito-vllm' as const, args: [c.data['inference_config.yaml']] })),
-    ];
-    const results = parse(vllmEnv.value!, cases);
-    expectAccepted(results);
-    expect(results.options.values).toEqual({
-      'dtype': 'float16',
-      'gpu-memory-utilization': 0.85,
-      'max-model-len': 8192,
-      'max-num-seqs': 64,
-      'quantization': 'awq',
-      'served-model-name': ['phi'],
-      'tensor-parallel-size': 1,
+for (const r of RELEASES) {
+  describeWhen(`rendered Dynamo ${r.dynamo} frontends and vLLM workers, parsed by ai-dynamo ${r.dynamo} with vLLM ${r.vllm}`, testEnvsSupport(r.vllmEnv), `${r.vllmTool} tool environment`, () => {
+    let services: Record<string, any>;
+    beforeAll(() => {
+      services = dynamoServices(r.dynamo);
     });
-    for (const name of ['yes', 'on', 'NO', '1_000', '1:20', '0x10', '~', 'a=b']) {
-      expect(results[`servedName ${name}`].values).toEqual({ 'served-model-name': [name] });
-    }
+
+    test('every frontend command runs a module and every frontend argument list passes dynamo.frontend\'s parser', () => {
+      const frontends = Object.entries(services).filter(([, s]) => s.type === 'frontend');
+      expectAccepted(parse(r.vllmEnv.value!, serviceCases(frontends, 'frontend')));
+    });
+
+    test('every vLLM worker, aggregated, prefill and decode, passes dynamo.vllm\'s whole parser (Dynamo\'s checks and vLLM\'s)', () => {
+      const found = workers(services, 'vllm');
+      expect(found.some(([, s]) => s.type === 'prefill')).toBe(true);
+      const results = parse(r.vllmEnv.value!, serviceCases(found, 'dynamo-vllm'));
+      expectAccepted(results);
+      // With the kv router the workers publish KV events from the config we render. Dynamo 1.0.1 also
+      // made one up for the other router modes, warning that this is deprecated; later releases do not
+      // (1.6.1: dynamo/vllm/args.py, create_kv_events_config), and warn of nothing we render.
+      for (const [id] of found.filter(([key]) => key.includes('/kv '))) expect({ id, deprecations: results[id].deprecations }).toEqual({ id, deprecations: [] });
+      const automatic = found.filter(([key, s]) => key.includes('/none ') && s.type !== 'decode');
+      expect(automatic.length).toBeGreaterThan(0);
+      if (r.dynamo === '1.0.1') {
+        for (const [id] of automatic) expect(results[id].deprecations!.join('\n')).toMatch(/Automatic KV events configuration is deprecated/);
+      } else {
+        for (const [id] of found) expect({ id, deprecations: results[id].deprecations }).toEqual({ id, deprecations: [] });
+      }
+    });
+
+    test('the checks can fail: what Dynamo or vLLM refuses is reported with the parser\'s message', () => {
+      const results = parse(r.vllmEnv.value!, [
+        { id: 'bad mode', parser: 'frontend', args: ['--http-port', '8000', '--router-mode', 'fastest'] },
+        { id: 'unknown frontend flag', parser: 'frontend', args: ['--http-port', '8000', '--no-such-flag'] },
+        { id: 'no module', parser: 'module', args: ['dynamo.nothing'] },
+        { id: 'unknown engine flag', parser: 'dynamo-vllm', args: ['--model', 'Qwen/Qwen3-8B', '--no-such-flag', '1'] },
+        { id: 'prefill without KV transfer', parser: 'dynamo-vllm', args: ['--model', 'Qwen/Qwen3-8B', '--disaggregation-mode', 'prefill'] },
+        { id: 'bad number', parser: 'dynamo-vllm', args: ['--model', 'Qwen/Qwen3-8B', '--max-model-len', 'lots'] },
+      ]);
+      expect(results['bad mode'].error).toMatch(/^exit 2: dynamo\.frontend: error: argument --router-mode: invalid choice: 'fastest' \(choose from 'round-robin', 'random', .*'kv'/);
+      expect(results['unknown frontend flag'].error).toBe("exit 1: Unknown arguments specified: ['--no-such-flag']");
+      expect(results['no module'].ok).toBe(false);
+      expect(results['unknown engine flag'].error).toMatch(/unrecognized arguments: --no-such-flag/);
+      expect(results['prefill without KV transfer'].error).toMatch(/you must explicitly provide --kv-transfer-config/);
+      expect(results['bad number'].error).toMatch(/--max-model-len/);
+    });
   });
 
-  test('why synth refuses switches for KAITO: vLLM reads "--flag True" and "--flag False" wrongly or exits', () => {
-    const results = parse(vllmEnv.value!, [
-      { id: 'one switch', parser: 'kaito-vllm', args: ['vllm:\n  trust-remote-code: true\n'] },
-      { id: 'false', parser: 'kaito-vllm', args: ['vllm:\n  enforce-eager: false\n'] },
-      { id: 'two switches', parser: 'kaito-vllm', args: ['vllm:\n  enforce-eager: true\n  trust-remote-code: true\n'] },
-      { id: 'unknown', parser: 'kaito-vllm', args: ['vllm:\n  no-such-option: "1"\n'] },
-    ]);
-    // The value after a switch is not the switch's: it lands in vllm serve's positional model argument…
-    expect(results['one switch'].values).toEqual({ 'trust-remote-code': true, 'model_tag': 'True' });
-    // …so "false" turns the switch on…
-    expect(results.false.values).toEqual({ 'enforce-eager': true, 'model_tag': 'False' });
-    // …and a second switch leaves a value nothing takes.
-    expect(results['two switches'].error).toBe('exit 2: runtime_args_check.py: error: unrecognized arguments: True');
-    expect(results.unknown.error).toBe('exit 2: runtime_args_check.py: error: unrecognized arguments: --no-such-option');
-    // Synth refuses all of these for KAITO, naming the field.
-    for (const args of [{ 'enforce-eager': 'false' }, { 'enforce-eager': 'true' }, { 'enforce-eager': '' }]) {
-      expect(problemsOf(() => render({ ...KAITO, engine: { type: 'vllm', args } })).map((p) => p.field)).toEqual(['engine.args.enforce-eager']);
-    }
-    expect(problemsOf(() => render({ ...KAITO, engine: { type: 'vllm', trustRemoteCode: true } })).map((p) => p.field)).toEqual(['engine.trustRemoteCode']);
+  describeWhen(`rendered Dynamo ${r.dynamo} SGLang workers, parsed by ai-dynamo ${r.dynamo} with SGLang ${r.sglang}`, testEnvsSupport(r.sglangEnv), `${r.sglangTool} tool environment`, () => {
+    test('every SGLang worker, aggregated, prefill and decode, passes dynamo.sglang\'s whole parser up to the model download', () => {
+      const found = workers(dynamoServices(r.dynamo), 'sglang');
+      expect(found.some(([, s]) => s.type === 'prefill')).toBe(true);
+      expectAccepted(parse(r.sglangEnv.value!, serviceCases(found, 'dynamo-sglang')));
+    });
+
+    test('the check can fail: an argument SGLang does not know, or a bad value, is reported with its parser\'s message', () => {
+      const results = parse(r.sglangEnv.value!, [
+        { id: 'unknown', parser: 'dynamo-sglang', args: ['--model-path', 'Qwen/Qwen3-8B', '--no-such-flag'] },
+        { id: 'bad choice', parser: 'dynamo-sglang', args: ['--model-path', 'Qwen/Qwen3-8B', '--disaggregation-mode', 'both'] },
+      ]);
+      expect(results.unknown.error).toMatch(/unrecognized arguments: --no-such-flag/);
+      expect(results['bad choice'].error).toMatch(/argument --disaggregation-mode: invalid choice: 'both'/);
+    });
   });
-});
+
+  describeWhen(`KAITO vLLM inference configs, read as KAITO's inference_api.py reads them and parsed by vLLM ${r.vllm}`, testEnvsSupport(r.vllmEnv), `${r.vllmTool} tool environment`, () => {
+    const KAITO: ModelDeploymentProps = {
+      model: { id: 'microsoft/Phi-4-mini-instruct' },
+      engine: { type: 'vllm' },
+      resources: { gpu: { count: 1 } },
+      provider: { name: 'kaito', overrides: KAITO_GPU_NODE },
+    };
+    const configOf = (props: ModelDeploymentProps) => render(props).objects.find((o) => o.kind === 'ConfigMap').data['inference_config.yaml'];
+
+    test('every rendered option reaches vLLM as written, and vLLM\'s server parser accepts it', () => {
+      const args = { 'gpu-memory-utilization': '0.85', 'max-num-seqs': '64', 'dtype': 'float16', 'quantization': 'awq', 'tensor-parallel-size': '1' };
+      const cases: Case[] = [
+        { id: 'options', parser: 'kaito-vllm', args: [configOf({ ...KAITO, model: { id: KAITO.model.id, servedName: 'phi' }, engine: { type: 'vllm', contextLength: 8192, args } })] },
+        // YAML 1.1 readers would turn these names into booleans, numbers or sexagesimals; vLLM must see the text.
+        ...['yes', 'on', 'NO', '1_000', '1:20', '0x10', '~', 'a=b'].map((name) => (
+          { id: `servedName ${name}`, parser: 'kaito-vllm' as const, args: [configOf({ ...KAITO, model: { id: KAITO.model.id, servedName: name } })] })),
+        ...exampleObjects('ConfigMap').filter((c) => c.data?.['inference_config.yaml'])
+          .map((c) => ({ id: `example-app ${c.metadata.name}`, parser: 'kaito-vllm' as const, args: [c.data['inference_config.yaml']] })),
+      ];
+      const results = parse(r.vllmEnv.value!, cases);
+      expectAccepted(results);
+      expect(results.options.values).toEqual({
+        'dtype': 'float16',
+        'gpu-memory-utilization': 0.85,
+        'max-model-len': 8192,
+        'max-num-seqs': 64,
+        'quantization': 'awq',
+        'served-model-name': ['phi'],
+        'tensor-parallel-size': 1,
+      });
+      for (const name of ['yes', 'on', 'NO', '1_000', '1:20', '0x10', '~', 'a=b']) {
+        expect(results[`servedName ${name}`].values).toEqual({ 'served-model-name': [name] });
+      }
+    });
+
+    test('why synth refuses switches for KAITO: vLLM reads "--flag True" and "--flag False" wrongly or exits', () => {
+      const results = parse(r.vllmEnv.value!, [
+        { id: 'one switch', parser: 'kaito-vllm', args: ['vllm:\n  trust-remote-code: true\n'] },
+        { id: 'false', parser: 'kaito-vllm', args: ['vllm:\n  enforce-eager: false\n'] },
+        { id: 'two switches', parser: 'kaito-vllm', args: ['vllm:\n  enforce-eager: true\n  trust-remote-code: true\n'] },
+        { id: 'unknown', parser: 'kaito-vllm', args: ['vllm:\n  no-such-option: "1"\n'] },
+      ]);
+      // The value after a switch is not the switch's: it lands in vllm serve's positional model argument…
+      expect(results['one switch'].values).toEqual({ 'trust-remote-code': true, 'model_tag': 'True' });
+      // …so "false" turns the switch on…
+      expect(results.false.values).toEqual({ 'enforce-eager': true, 'model_tag': 'False' });
+      // …and a second switch leaves a value nothing takes.
+      expect(results['two switches'].error).toBe('exit 2: runtime_args_check.py: error: unrecognized arguments: True');
+      expect(results.unknown.error).toBe('exit 2: runtime_args_check.py: error: unrecognized arguments: --no-such-option');
+      // Synth refuses all of these for KAITO, naming the field.
+      for (const args of [{ 'enforce-eager': 'false' }, { 'enforce-eager': 'true' }, { 'enforce-eager': '' }]) {
+        expect(problemsOf(() => render({ ...KAITO, engine: { type: 'vllm', args } })).map((p) => p.field)).toEqual(['engine.args.enforce-eager']);
+      }
+      expect(problemsOf(() => render({ ...KAITO, engine: { type: 'vllm', trustRemoteCode: true } })).map((p) => p.field)).toEqual(['engine.trustRemoteCode']);
+    });
+  });
+}

@@ -19,8 +19,8 @@ runtime would touch a GPU or download the model:
 - "kaito-vllm": args[0] is a KAITO inference_config.yaml. KAITO's vLLM entry point
   (kaito: presets/workspace/inference/vllm/inference_api.py, KAITOArgumentParser.parse_args) reads it
   with yaml.safe_load, appends "--<key>" and str(value) for every key of its `vllm:` map, and hands
-  the list to vLLM's server parser (vllm.entrypoints.openai.api_server.make_arg_parser); the same is
-  done here with the same functions.
+  the list to vLLM's server parser (make_arg_parser: vllm.entrypoints.openai.cli_args, from vLLM 0.31
+  vllm.entrypoints.launchers.cli_args); the same is done here with the same functions.
 - "module": args[0] is a package `python -m` can run (it has a __main__ module).
 """
 import asyncio
@@ -79,15 +79,19 @@ def dynamo_sglang(args):
 def kaito_vllm(args):
     vllm_platform()
     import yaml
-    import vllm.entrypoints.openai.api_server as api_server
     from vllm.utils.argparse_utils import FlexibleArgumentParser
+
+    try:  # vLLM >= 0.31: the server's parser moved to the launchers (openai.api_server is a deprecated shim)
+        from vllm.entrypoints.launchers.cli_args import make_arg_parser
+    except ImportError:
+        from vllm.entrypoints.openai.cli_args import make_arg_parser
 
     config = yaml.safe_load(args[0])
     runtime_args = []
     for key, value in config.get("vllm", {}).items():
         runtime_args.append(f"--{key}")
         runtime_args.append(str(value))
-    parsed = api_server.make_arg_parser(FlexibleArgumentParser(description="vLLM serving server")).parse_args(runtime_args)
+    parsed = make_arg_parser(FlexibleArgumentParser(description="vLLM serving server")).parse_args(runtime_args)
     values = {key: getattr(parsed, key.replace("-", "_")) for key in config.get("vllm", {})}
     if getattr(parsed, "model_tag", None) is not None:  # vllm serve's positional model argument
         values["model_tag"] = parsed.model_tag

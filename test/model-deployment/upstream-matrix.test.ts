@@ -18,9 +18,10 @@ const TARGETS: readonly Target[] = [
   { label: 'KAITO kaito.sh/v1beta1, node auto-provisioning', provider: 'kaito', options: {}, overrides: kaitoNode },
   { label: 'KAITO kaito.sh/v1beta1, bring-your-own nodes', provider: 'kaito', options: { kaito: { nodeProvisioning: 'bring-your-own' } }, overrides: () => ({}) },
   { label: 'KAITO kaito.sh/v1alpha1, node auto-provisioning', provider: 'kaito', options: { kaito: { apiVersion: 'kaito.sh/v1alpha1' } }, overrides: kaitoNode },
+  { label: 'Dynamo 1.6.1, operator 1.6, nvidia.com/v1beta1', provider: 'dynamo', options: {}, overrides: () => ({}) },
+  { label: 'Dynamo 1.6.1, operator 1.6, router kv', provider: 'dynamo', options: {}, overrides: () => ({ routerMode: 'kv' }) },
   { label: 'Dynamo 1.0.1, operator 1.6, nvidia.com/v1beta1', provider: 'dynamo', options: { dynamo: { version: '1.0.1' } }, overrides: () => ({}) },
-  { label: 'Dynamo 1.0.1, operator 1.6, router kv', provider: 'dynamo', options: {}, overrides: () => ({ routerMode: 'kv' }) },
-  { label: 'Dynamo 1.0.1, operator 1.1, nvidia.com/v1alpha1', provider: 'dynamo', options: { dynamo: { operatorVersion: '1.1' } }, overrides: () => ({}) },
+  { label: 'Dynamo 1.6.1, operator 1.1, nvidia.com/v1alpha1', provider: 'dynamo', options: { dynamo: { operatorVersion: '1.1' } }, overrides: () => ({}) },
   { label: 'KubeRay, Ray 2.52.0', provider: 'kuberay', options: { kuberay: { rayVersion: '2.52.0' } }, overrides: () => ({}) },
 ];
 

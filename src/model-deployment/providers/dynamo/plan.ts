@@ -99,14 +99,17 @@ export function planDynamo(d: ResolvedModelDeployment, options: DynamoPlanOption
   const backend = d.engine.type as DynamoBackend;
   const image = d.image ?? `nvcr.io/nvidia/ai-dynamo/${DYNAMO_RUNTIME_IMAGES[backend]}:${options.version}`;
   const [prefill, decode, aggregated] = workerKeys(backend);
+  // The release the workers run: the override names it for a user image, else the default images'.
+  const runtimeVersionOverride = overrideValue(d.overrides, ['runtimeVersionOverride']) as string | undefined;
+  const release = runtimeVersionOverride ?? options.version;
   const engineConfig = backend === 'trtllm' && d.mode === 'disaggregated' ? trtllmEngineConfigMap(d) : undefined;
   const mount = engineConfig ? { configMap: engineConfig.name, mountPath: TRTLLM_ENGINE_CONFIG_DIR } : undefined;
   const workers: DynamoComponent[] = d.mode === 'disaggregated'
     ? [
-      worker(d, prefill, image, d.prefill!, 'prefill', mount),
-      worker(d, decode, image, d.decode!, 'decode', mount),
+      worker(d, prefill, image, release, d.prefill!, 'prefill', mount),
+      worker(d, decode, image, release, d.decode!, 'decode', mount),
     ]
-    : [worker(d, aggregated, image, { replicas: d.replicas, gpu: d.resources.gpu, memory: d.resources.memory, cpu: d.resources.cpu }, 'aggregated')];
+    : [worker(d, aggregated, image, release, { replicas: d.replicas, gpu: d.resources.gpu, memory: d.resources.memory, cpu: d.resources.cpu }, 'aggregated')];
   return {
     name: d.name,
     backendFramework: backend,
@@ -114,7 +117,7 @@ export function planDynamo(d: ResolvedModelDeployment, options: DynamoPlanOption
     env: kubeEnv(d.env),
     envFromSecret: d.huggingFaceTokenSecret,
     configMaps: engineConfig ? [engineConfig] : [],
-    runtimeVersionOverride: overrideValue(d.overrides, ['runtimeVersionOverride']) as string | undefined,
+    runtimeVersionOverride,
   };
 }
 
@@ -147,7 +150,7 @@ function frontend(d: ResolvedModelDeployment, image: string): DynamoComponent {
 }
 
 function worker(
-  d: ResolvedModelDeployment, key: string, image: string, c: ResolvedComponent, role: DynamoRole, configMount?: DynamoConfigMount,
+  d: ResolvedModelDeployment, key: string, image: string, release: string, c: ResolvedComponent, role: DynamoRole, configMount?: DynamoConfigMount,
 ): DynamoComponent {
   return {
     key,
@@ -156,7 +159,7 @@ function worker(
     replicas: c.replicas,
     image,
     command: ['python3', '-m', `dynamo.${d.engine.type}`],
-    args: workerArgs(d, c.gpu.count, role),
+    args: workerArgs(d, c.gpu.count, role, release),
     cpu: c.cpu,
     memory: c.memory,
     gpu: c.gpu.count > 0 ? c.gpu : undefined,
@@ -167,10 +170,11 @@ function worker(
 /**
  * Worker flags: the model, the served name, the disaggregation role, tensor parallelism across the
  * pod's GPUs (unless the user sets it), then the context length and trust-remote-code, then in
- * sorted order the role's transfer flags and, for `routerMode: kv`, the KV event flags — each
+ * sorted order the role's transfer flags and, for `routerMode: kv`, the KV event flags of the workers'
+ * Dynamo release — each
  * replaced by the same flag in `engine.args` — and the role's own `args`, which win over both.
  */
-export function workerArgs(d: ResolvedModelDeployment, gpus: number, role: DynamoRole): string[] {
+export function workerArgs(d: ResolvedModelDeployment, gpus: number, role: DynamoRole, release: string): string[] {
   const engine = d.engine.type;
   const args: string[] = [];
   if (d.model.id !== undefined) args.push(engine === 'vllm' ? '--model' : '--model-path', d.model.id);
@@ -178,7 +182,7 @@ export function workerArgs(d: ResolvedModelDeployment, gpus: number, role: Dynam
   if (role !== 'aggregated') args.push('--disaggregation-mode', role);
   const flags: Record<string, string> = {
     ...disaggregationFlags(engine, role),
-    ...(routerMode(d) === 'kv' ? kvEventFlags(engine, role) : {}),
+    ...(routerMode(d) === 'kv' ? kvEventFlags(engine, role, release) : {}),
     ...d.engine.args,
     ...roleArgs(d, role),
   };

@@ -31,14 +31,16 @@ export interface DynamoProviderOptions {
   readonly apiVersion?: string;
   /**
    * Dynamo release of the default runtime images (`nvcr.io/nvidia/ai-dynamo/<engine>-runtime:<version>`).
-   * The default is a release whose vLLM worker takes `--disaggregation-mode`.
-   * @default '1.0.1'
+   * What the workers and frontend are given is checked by the argument parsers of 1.6.1 (vLLM 0.31.0,
+   * SGLang 0.5.21) and of 1.0.1 (vLLM 0.16.0, SGLang 0.5.9); releases from 1.0 take the same flags
+   * (`--disaggregation-mode`, an explicit `--kv-transfer-config`).
+   * @default '1.6.1'
    */
   readonly version?: string;
 }
 
 /** The default Dynamo release for images. */
-export const DEFAULT_DYNAMO_VERSION = '1.0.1';
+export const DEFAULT_DYNAMO_VERSION = '1.6.1';
 
 /** The default Dynamo operator release: the newest. */
 export const DEFAULT_DYNAMO_OPERATOR_VERSION = '1.6';
@@ -193,7 +195,7 @@ export class DynamoProvider implements InferenceProvider {
     }
     if (override !== undefined) {
       return typeof override === 'string' && RUNTIME_VERSION_OVERRIDE.test(override) ? [] : [{
-        field, message: `${JSON.stringify(override)} is not a Dynamo release as the operator takes it: major.minor.patch, such as "1.0.1"`,
+        field, message: `${JSON.stringify(override)} is not a Dynamo release as the operator takes it: major.minor.patch, such as "${DEFAULT_DYNAMO_VERSION}"`,
       }];
     }
     const unreadable = d.image === undefined ? undefined : unreadableRuntimeVersion(d.image);
@@ -201,7 +203,7 @@ export class DynamoProvider implements InferenceProvider {
       field: 'image',
       // The operator's message (runtimeVersionOverrideRequiredMessage), with the fix.
       message: `${unreadable}: Dynamo operator ${this.operatorVersion} requires runtimeVersionOverride "when the specified main container image has `
-        + 'no parseable semantic-version tag". Set provider.overrides.runtimeVersionOverride to the Dynamo release in the image (such as "1.0.1"), '
+        + `no parseable semantic-version tag". Set provider.overrides.runtimeVersionOverride to the Dynamo release in the image (such as "${DEFAULT_DYNAMO_VERSION}"), `
         + 'or tag the image with it',
     }];
   }

@@ -2,6 +2,7 @@
 // routing, per engine, as upstream's deploy examples and worker parsers require them. They are
 // defaults: `engine.args` or the role's `provider.overrides.<role>.args` replace any of them.
 import { DynamoRole } from './roles';
+import { compareVersions } from '../../../checks';
 import { EngineType } from '../../types';
 
 /**
@@ -55,19 +56,31 @@ export function disaggregationFlags(engine: EngineType, role: DynamoRole): Recor
 
 /**
  * The flags that make a worker publish KV cache events for the frontend's KV router
- * (`routerMode: kv`). vLLM decode workers publish none (ai-dynamo: dynamo/vllm/args.py turns
- * events off for them), so they get nothing.
+ * (`routerMode: kv`), for the workers' Dynamo release. vLLM decode workers publish none (ai-dynamo:
+ * dynamo/vllm/args.py turns events off for them), so they get nothing.
  */
-export function kvEventFlags(engine: EngineType, role: DynamoRole): Record<string, string> {
+export function kvEventFlags(engine: EngineType, role: DynamoRole, release: string): Record<string, string> {
   switch (engine) {
     case 'vllm':
       return role === 'decode' ? {} : { 'kv-events-config': VLLM_KV_EVENTS_CONFIG };
     case 'sglang':
       return { 'kv-events-config': SGLANG_KV_EVENTS_CONFIG };
     case 'trtllm':
-      // upstream examples/backends/trtllm/deploy/agg_router.yaml
-      return { 'publish-events-and-metrics': '' };
+      return trtllmPublishFlags(release);
     default:
       return {};
   }
+}
+
+/**
+ * TensorRT-LLM's publishing switches (ai-dynamo: dynamo/trtllm/backend_args.py and args.py of each
+ * release): up to 1.4 `--publish-events-and-metrics` publishes both (upstream
+ * examples/backends/trtllm/deploy/agg_router.yaml); 1.5 renamed it `--publish-kv-events`, keeping the
+ * old name as a deprecated alias of that one flag; 1.6 split it into `--publish-kv-events` and
+ * `--publish-metrics`, the old name a deprecated alias of both "for one release".
+ */
+function trtllmPublishFlags(release: string): Record<string, string> {
+  if (compareVersions(release, '1.6') >= 0) return { 'publish-kv-events': '', 'publish-metrics': '' };
+  if (compareVersions(release, '1.5') >= 0) return { 'publish-kv-events': '' };
+  return { 'publish-events-and-metrics': '' };
 }
