@@ -57,7 +57,8 @@ export interface KaitoOverrides {
    */
   readonly instanceType?: string;
   /**
-   * llama.cpp only: the GGUF file in the Hugging Face repository to load (`huggingface://<model.id>/<ggufFile>`).
+   * llama.cpp only: the GGUF file in the Hugging Face repository to load (`https://huggingface.co/<model.id>/resolve/main/<ggufFile>`),
+   * served under its name without `.gguf`.
    * @default - the runner downloads every GGUF file of the repository
    */
   readonly ggufFile?: string;

@@ -74,7 +74,8 @@ describe('KAITO Workspace', () => {
         containers: [{
           name: 'model',
           image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
-          args: ['huggingface://google/gemma-3-1b-it-qat-q8_0-gguf/gemma-3-1b-it-q8_0.gguf', '--address=:5000', '--context-size', '4096', '--cache-type-k', 'q8_0'],
+          // The runner (kaito-project/aikit runner.go) downloads a file by its URL; the address goes last.
+          args: ['https://huggingface.co/google/gemma-3-1b-it-qat-q8_0-gguf/resolve/main/gemma-3-1b-it-q8_0.gguf', '--context-size', '4096', '--cache-type-k', 'q8_0', '--address=:5000'],
           ports: [{ containerPort: 5000 }],
           env: [{ name: 'LLAMA_LOG', value: 'info' }],
           envFrom: [{ secretRef: { name: 'hf-token' } }],
@@ -192,6 +193,12 @@ describe('KAITO admission rules, at synth', () => {
     expect(gguf('../x.gguf')).toEqual(['provider.overrides.ggufFile']);
     expect(gguf('model.bin')).toEqual(['provider.overrides.ggufFile']);
     expect(problemsFor({ ...VLLM, provider: { name: 'kaito', overrides: { instanceType: SKU, ggufFile: 'a.gguf' } } }).map((p) => p.field)).toEqual(['provider.overrides.ggufFile']);
+    expect(problemsFor({ ...LLAMACPP, provider: { name: 'kaito', overrides: { instanceType: 'Standard_D8s_v5', ggufFile: 'gemma-3-1b-it-q8_0.gguf' } }, model: { id: LLAMACPP.model.id, servedName: 'gemma' } })).toEqual([{
+      field: 'model.servedName',
+      message: 'the llama.cpp runner serves gemma-3-1b-it-q8_0.gguf under "gemma-3-1b-it-q8_0" (the file\'s name without .gguf), and takes no other name: '
+        + 'remove model.servedName, or set it to "gemma-3-1b-it-q8_0"',
+    }]);
+    expect(render({ ...LLAMACPP, model: { id: LLAMACPP.model.id, servedName: 'gemma-3-1b-it-q8_0' } }).construct.endpoint.model).toBe('gemma-3-1b-it-q8_0');
   });
 
   test('a Hugging Face repository without ggufFile is warned: the runner downloads every GGUF file', () => {
@@ -215,7 +222,9 @@ describe('KAITO v0.12 presets, SKUs and sizing, at synth', () => {
     expect(render({ ...VLLM, model: { id: 'Qwen/Qwen3-8B' } }).construct.endpoint.model).toBe('qwen3-8b');
     expect(render({ ...VLLM, scaling: { replicas: 2 } }, 'phi').construct.endpoint.model).toBe('phi');
     expect(render({ ...VLLM, model: { id: 'microsoft/Phi-4-mini-instruct', servedName: 'Phi' } }).construct.endpoint.model).toBe('Phi');
-    expect(render(LLAMACPP).construct.endpoint.model).toBe('google/gemma-3-1b-it-qat-q8_0-gguf');
+    // The llama.cpp runner serves the GGUF file's name without .gguf; without ggufFile the name is unknown.
+    expect(render(LLAMACPP).construct.endpoint.model).toBe('gemma-3-1b-it-q8_0');
+    expect(render({ ...LLAMACPP, provider: { overrides: { instanceType: 'Standard_D8s_v5' } } }).construct.endpoint.model).toBeUndefined();
   });
 
   test('the catalogue data hangs together: short names name catalogue models, whose architectures KAITO\'s vLLM runs', () => {

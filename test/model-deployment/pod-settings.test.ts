@@ -101,7 +101,8 @@ describe('the serving endpoint, for clients such as a Llama Stack remote::vllm p
   test.each([
     ['dynamo', GPU_VLLM, { service: 'chat-frontend', port: 8000, model: GPU_VLLM.model.id }],
     ['kuberay', { ...GPU_VLLM, provider: { name: 'kuberay' as const } }, { service: 'chat-serve-svc', port: 8000, model: GPU_VLLM.model.id }],
-    ['kaito', LLAMACPP, { service: 'chat', port: 80, model: LLAMACPP.model.id }],
+    // The llama.cpp runner serves the GGUF file's name without .gguf.
+    ['kaito', LLAMACPP, { service: 'chat', port: 80, model: 'gemma-3-1b-it-q8_0' }],
   ])('%s: Service, port, OpenAI base path and the model\'s name there, with the cluster URL', (_, props, expected) => {
     const md = new ModelDeployment(quietChart(), 'md', { ...props, metadata: { name: 'chat', namespace: 'ai' } });
     expect(md.endpoint).toEqual({

@@ -164,7 +164,8 @@ describe('seed 003 §4.2 example 2: CPU deployment (GGUF) → KAITO (auto-select
     expect(container).toEqual({
       name: 'model',
       image: 'ghcr.io/sozercan/llama-cpp-runner:latest',
-      args: ['huggingface://google/gemma-3-1b-it-qat-q8_0-gguf/gemma-3-1b-it-q8_0.gguf', '--address=:5000'],
+      // The seed writes huggingface://<repo>/<file>; the runner image downloads a file by its URL (upstream wins: docs/model-deployment.md).
+      args: ['https://huggingface.co/google/gemma-3-1b-it-qat-q8_0-gguf/resolve/main/gemma-3-1b-it-q8_0.gguf', '--address=:5000'],
       ports: [{ containerPort: 5000 }],
       resources: { requests: { memory: '16Gi', cpu: '8' } },
     });

@@ -54,12 +54,24 @@ function presetInference(context: RenderContext): KaitoInference {
 }
 
 /**
- * The model URL of the LocalAI runner: `huggingface://<owner>/<repo>` downloads every GGUF file
- * of the repository; `huggingface://<owner>/<repo>/<file>` downloads that file only.
+ * The model argument of the llama.cpp runner (kaito-project/aikit pkg/aikit2llb/inference/runner.go, the
+ * image's entrypoint `aikit-runner`): it strips `huggingface://` and downloads the rest with
+ * `hf download <repo> --include *.gguf` (every GGUF file of the repository), or an `https://` URL with
+ * curl. A file of a repository is therefore its download URL: `huggingface://<owner>/<repo>/<file>` would
+ * reach `hf download` as a repository id with two slashes, which huggingface_hub refuses.
  */
 export function llamacppModelUrl(d: ResolvedModelDeployment, settings: KaitoSettings): string | undefined {
   if (d.model.source !== 'huggingface' || d.model.id === undefined) return undefined;
-  return settings.ggufFile !== undefined ? `huggingface://${d.model.id}/${settings.ggufFile}` : `huggingface://${d.model.id}`;
+  return settings.ggufFile !== undefined ? `https://huggingface.co/${d.model.id}/resolve/main/${settings.ggufFile}` : `huggingface://${d.model.id}`;
+}
+
+/**
+ * The model name the runner serves: the GGUF file's name without `.gguf` (runner.go writes it as the
+ * `name` of LocalAI's model config), known at synth only when `ggufFile` names the file.
+ */
+export function llamacppServedName(settings: KaitoSettings): string | undefined {
+  const file = settings.ggufFile;
+  return file === undefined ? undefined : file.slice(file.lastIndexOf('/') + 1).replace(/\.gguf$/i, '');
 }
 
 /** Problems of `provider.overrides.ggufFile`. */
@@ -74,6 +86,14 @@ export function ggufFileProblems(d: ResolvedModelDeployment, settings: KaitoSett
   if (!file.toLowerCase().endsWith('.gguf') || segments.some((s) => s === '' || s === '.' || s === '..') || /[\s?#%]/.test(file)) {
     return [{ field, message: `${JSON.stringify(file)} is not a GGUF file path inside the repository: a relative path ending in .gguf, such as "gemma-3-1b-it-q8_0.gguf" (no spaces, '?', '#', '%', empty, '.' or '..' segments)` }];
   }
+  const served = llamacppServedName(settings)!;
+  if (d.model.servedName !== undefined && d.model.servedName !== served) {
+    return [{
+      field: 'model.servedName',
+      message: `the llama.cpp runner serves ${file} under "${served}" (the file's name without .gguf), and takes no other name: `
+        + `remove model.servedName, or set it to "${served}"`,
+    }];
+  }
   return [];
 }
 
@@ -85,7 +105,9 @@ function templateInference(context: RenderContext, settings: KaitoSettings): unk
     context.warn(`the LocalAI runner downloads every GGUF file of ${d.model.id} (all quantizations): `
       + 'set provider.overrides.ggufFile to the one file to load');
   }
-  const args = [...(modelUrl !== undefined ? [modelUrl] : []), `--address=:${KAITO_INFERENCE_PORT}`, ...engineFlags('llamacpp', d.engine)].map(literalArg);
+  // The address goes last: an older runner script reads a flag's value from the next argument even
+  // when there is none, so a switch (an empty engine.args value) must not end the list.
+  const args = [...(modelUrl !== undefined ? [modelUrl] : []), ...engineFlags('llamacpp', d.engine), `--address=:${KAITO_INFERENCE_PORT}`].map(literalArg);
   const requests = nonEmpty({ ...(d.resources.memory ? { memory: d.resources.memory } : {}), ...(d.resources.cpu ? { cpu: d.resources.cpu } : {}) });
   const limits = d.resources.gpu.count > 0 ? { [d.resources.gpu.type]: String(d.resources.gpu.count) } : undefined;
   const container = {

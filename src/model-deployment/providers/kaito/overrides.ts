@@ -26,7 +26,7 @@ export function kaitoOverrides(defaultProvisioning: KaitoNodeProvisioning): Over
     },
     ggufFile: {
       type: 'string',
-      description: 'llama.cpp only: the GGUF file in the Hugging Face repository to load (`huggingface://<model.id>/<ggufFile>`); '
+      description: 'llama.cpp only: the GGUF file in the Hugging Face repository to load (`https://huggingface.co/<model.id>/resolve/main/<ggufFile>`), which the runner serves under its name without `.gguf`; '
         + 'without it the runner downloads every GGUF file of the repository.',
     },
   };

@@ -6,7 +6,7 @@ import { ResolvedModelDeployment } from '../../resolved-spec';
 import { EndpointStatus, ModelDeploymentStatus, UpstreamResource } from '../../status';
 import { argsConflicts } from '../common';
 import { kaitoAdmissionProblems } from './admission';
-import { ggufFileProblems, KAITO_INFERENCE_PORT } from './inference';
+import { ggufFileProblems, KAITO_INFERENCE_PORT, llamacppServedName } from './inference';
 import { vllmConfigProblems } from './inference-config';
 import { KaitoNodeProvisioning, kaitoOverrides, kaitoSettings } from './overrides';
 import { kaitoPresetOf, kaitoPresetProblems, kaitoPresetWarnings } from './preset-checks';
@@ -146,10 +146,12 @@ export class KaitoProvider implements InferenceProvider {
    * preset's model name, which for a Hugging Face id is its last segment lower-cased
    * (`microsoft/Phi-4-mini-instruct` → `phi-4-mini-instruct`: presets/workspace/generator/generator.go);
    * `model.servedName` goes through the inference ConfigMap, whose options KAITO appends after its
-   * own, so it wins. llama.cpp serves under the model id.
+   * own, so it wins. The llama.cpp runner serves its GGUF file's name without `.gguf`, known when
+   * `provider.overrides.ggufFile` names the file (else `model.servedName` must say it).
    */
   public servedModelName(d: ResolvedModelDeployment): string | undefined {
     if (d.model.servedName !== undefined) return d.model.servedName;
+    if (d.engine.type === 'llamacpp') return llamacppServedName(kaitoSettings(d, this.nodeProvisioning));
     const preset = kaitoPresetOf(d);
     if (preset === undefined) return d.model.id;
     if (rendersInferenceSet(d.replicas)) return d.name;
