@@ -253,6 +253,9 @@ describe('KAITO v0.12 presets, SKUs and sizing, at synth', () => {
       field: 'model.id', message: 'KAITO\'s webhook refuses "Model phi-2 is deprecated and no longer supported": use the Hugging Face id of a current model',
     }]);
     expect(render({ ...VLLM, model: { id: 'Phi-4-Mini-Instruct' } }).resource.inference.preset.name).toBe('Phi-4-Mini-Instruct');
+    // A built-in preset that is not a short name of a catalogue model is matched exactly, as KAITO's register is.
+    expect(render({ ...VLLM, model: { id: 'falcon-7b' } }).construct.endpoint.model).toBe('falcon-7b');
+    expect(problemsFor({ ...VLLM, model: { id: 'Falcon-7B' } }).map((p) => p.field)).toEqual(['model.id']);
   });
 
   test('a Hugging Face id outside the catalogue renders, with a warning that KAITO reads it from Hugging Face', () => {

@@ -73,8 +73,11 @@ export function resolveKaitoPreset(name: string): KaitoPreset {
     const [org, repo] = [id.slice(0, id.indexOf('/')), id.slice(id.indexOf('/') + 1)];
     if (org !== '' && repo !== '') return { kind: 'hugging-face', servedName: generatedName(id) };
   }
-  const builtIn = KAITO_BUILT_IN_PRESETS.find((p) => p.name === lower);
-  if (builtIn !== undefined) return builtIn.deprecated ? { kind: 'deprecated' } : { kind: 'built-in', servedName: builtIn.name };
+  // A registered built-in matches exactly (KaitoModelRegister.Has); the deprecation check lower-cases
+  // the name first (workspace_validation.go, validateCreateWithInference).
+  const builtIn = KAITO_BUILT_IN_PRESETS.find((p) => p.name === name);
+  if (builtIn !== undefined && !builtIn.deprecated) return { kind: 'built-in', servedName: builtIn.name };
+  if (KAITO_BUILT_IN_PRESETS.some((p) => p.deprecated && p.name === lower)) return { kind: 'deprecated' };
   return { kind: 'unknown', closest: closestPresetNames(lower) };
 }
 
