@@ -51,7 +51,7 @@ describe('KubeRay RayService (ray.io/v1)', () => {
     expect(defaults.rayStartParams).toEqual({ 'num-cpus': '0' });
     expect(defaults.template.spec.containers[0]).toMatchObject({
       name: 'ray-head',
-      image: 'rayproject/ray-llm:2.52.0-py311-cu128',
+      image: 'rayproject/ray-llm:2.60.0-py312-cu130',
       resources: { requests: { cpu: '2', memory: '4Gi' }, limits: { cpu: '2', memory: '4Gi' } },
     });
     expect(defaults.template.spec.containers[0].ports.map((p: any) => p.containerPort)).toEqual([6379, 8265, 10001, 8000]);
@@ -62,7 +62,7 @@ describe('KubeRay RayService (ray.io/v1)', () => {
 
   test('a GPU worker group sized from the spec, replicas fixed', () => {
     const { resource } = render(AGG);
-    expect(resource.spec.rayClusterConfig.rayVersion).toBe('2.52.0');
+    expect(resource.spec.rayClusterConfig.rayVersion).toBe('2.60.0');
     expect(resource.spec.rayClusterConfig.enableInTreeAutoscaling).toBe(false);
     expect(resource.spec.rayClusterConfig.workerGroupSpecs).toEqual([{
       groupName: 'gpu-workers',
@@ -74,7 +74,7 @@ describe('KubeRay RayService (ray.io/v1)', () => {
         spec: {
           containers: [{
             name: 'ray-worker',
-            image: 'rayproject/ray-llm:2.52.0-py311-cu128',
+            image: 'rayproject/ray-llm:2.60.0-py312-cu130',
             resources: {
               requests: { 'cpu': '12', 'memory': '48Gi', 'nvidia.com/gpu': '2' },
               limits: { 'cpu': '12', 'memory': '48Gi', 'nvidia.com/gpu': '2' },
@@ -109,6 +109,29 @@ describe('KubeRay RayService (ray.io/v1)', () => {
     expect(KUBERAY_MESSAGES.zeroReplicas).toMatch(/delete the ModelDeployment/);
   });
 
+  test('parallel sizes in engine.args must fit the GPUs a worker brings: more fails, fewer warns of idle GPUs', () => {
+    const args = (a: Record<string, string>, props = AGG): ModelDeploymentProps => ({ ...props, engine: { ...props.engine!, args: a } });
+    expect(problemsFor(args({ 'tensor-parallel-size': '4' }))).toEqual([{
+      field: 'engine.args.tensor-parallel-size',
+      message: 'engine.args.tensor-parallel-size makes each Ray Serve replica reserve 4 GPUs, but a worker brings 2 (resources.gpu.count): '
+        + 'the replicas would wait for GPUs the Ray cluster never has; set resources.gpu.count to 4, or lower the parallel sizes',
+    }]);
+    // Without tensor-parallel-size, it is the worker's GPUs: pipeline parallelism multiplies them.
+    expect(problemsFor(args({ pipeline_parallel_size: '2' })).map((p) => p.message)).toEqual([expect.stringMatching(/^engine.args.pipeline_parallel_size makes each Ray Serve replica reserve 4 GPUs, but a worker brings 2/)]);
+    expect(problemsFor(args({ 'tensor-parallel-size': '2', 'pipeline-parallel-size': '2' }, DISAGG)).map((p) => p.message)).toEqual([
+      expect.stringMatching(/reserve 4 GPUs, but a prefill worker brings 1 \(scaling\.prefill\.gpu\.count\)/),
+      expect.stringMatching(/reserve 4 GPUs, but a decode worker brings 2 \(scaling\.decode\.gpu\.count\)/),
+    ]);
+    expect(problemsFor(args({ 'tensor-parallel-size': 'two', 'pipeline-parallel-size': '0' }))).toEqual([
+      { field: 'engine.args.pipeline-parallel-size', message: '"0" is not a positive whole number of GPUs' },
+      { field: 'engine.args.tensor-parallel-size', message: '"two" is not a positive whole number of GPUs' },
+    ]);
+    expect(render(args({ 'tensor-parallel-size': '2' })).warnings).toEqual([]);
+    expect(render(args({ 'tensor-parallel-size': '1' })).warnings).toEqual([
+      'engine.args.tensor-parallel-size makes each Ray Serve replica use 1 GPUs, but a worker brings 2 (resources.gpu.count): 2 GPUs stay idle; set resources.gpu.count to 1',
+    ]);
+  });
+
   test('HF token, env, pod metadata, node selector and tolerations reach head and workers', () => {
     const { resource } = render({
       ...AGG,
@@ -133,6 +156,9 @@ describe('KubeRay RayService (ray.io/v1)', () => {
     const { resource } = render({ ...AGG, providers });
     expect(resource.spec.rayClusterConfig.rayVersion).toBe('2.49.0');
     expect(resource.spec.rayClusterConfig.workerGroupSpecs[0].template.spec.containers[0].image).toBe('rayproject/ray-llm:2.49.0-py311-cu128');
+    // Ray's LLM images are Python 3.12 on CUDA 13.0 from 2.56 on.
+    const ray256 = render({ ...AGG, providers: ProviderRegistry.builtIn({ kuberay: { rayVersion: '2.56.0' } }) }).resource;
+    expect(ray256.spec.rayClusterConfig.headGroupSpec.template.spec.containers[0].image).toBe('rayproject/ray-llm:2.56.0-py312-cu130');
     const own = render({ ...AGG, image: 'registry.example.com/ray-llm:custom' }).resource;
     expect(own.spec.rayClusterConfig.headGroupSpec.template.spec.containers[0].image).toBe('registry.example.com/ray-llm:custom');
   });
@@ -151,7 +177,7 @@ describe('KubeRay RayService (ray.io/v1)', () => {
 // What Ray's dashboard receives: KubeRay's own YAML→JSON conversion of spec.serveConfigV2 (YAML 1.1 rules),
 // run by the upstream admission checker. Values YAML 1.1 would read as booleans, numbers or times must
 // arrive as the strings the user wrote.
-describeWhen('KubeRay serveConfigV2 as Ray receives it (ray-operator v1.6.1 code)', upstreamAdmissionSupport(), 'the upstream admission checker (Go)', () => {
+describeWhen('KubeRay serveConfigV2 as Ray receives it (ray-operator v1.6.2 code)', upstreamAdmissionSupport(), 'the upstream admission checker (Go)', () => {
   const TRICKY = ['yes', 'on', 'NO', '1_000', '1:20', '0x1F', '~', 'a\tb', '\t', '='];
   const rayReceives = (props: ModelDeploymentProps): any => {
     const [result] = upstreamAdmission([render(props).resource]);

@@ -214,6 +214,23 @@ describe('KubeRay RayService status (condition Ready; application statuses)', ()
     expect(translateRayServiceStatus(rayService())).toMatchObject({ phase: 'Pending', message: 'KubeRay has not reported a status yet' });
     expect(translateRayServiceStatus({ ...rayService(apps('RUNNING')), metadata: { name: 'q', deletionTimestamp: '2026-01-30T10:00:00Z' } }).phase).toBe('Terminating');
   });
+
+  test('KubeRay 1.7 suspension (spec.suspend): Suspending, then Suspended, is Pending with what to do', () => {
+    const suspending = [condition('Suspending', 'True', 'SuspendRequested'), condition('Ready', 'False', 'SuspendInProgress')];
+    expect(translateRayServiceStatus(rayService({ ...apps('RUNNING'), conditions: suspending }))).toMatchObject({
+      phase: 'Pending',
+      message: 'KubeRay is suspending the RayService (spec.suspend: true): its Ray cluster is being deleted',
+      replicas: { desired: 3, ready: 0, available: 0 },
+    });
+    const suspended = [condition('Suspended', 'True', 'SuspendComplete'), condition('Suspending', 'False', 'SuspendComplete'), condition('Ready', 'False', 'SuspendComplete')];
+    expect(translateRayServiceStatus(rayService({ conditions: suspended }))).toMatchObject({
+      phase: 'Pending',
+      message: 'KubeRay suspended the RayService (spec.suspend: true): its Ray cluster is deleted; set spec.suspend to false to resume',
+    });
+    // Resumed: Suspended False, and readiness is read as before.
+    const resumed = [condition('Suspended', 'False', 'RayServiceResumed'), condition('Ready', 'True', 'NonZeroServeEndpoints')];
+    expect(translateRayServiceStatus(rayService({ ...apps('RUNNING'), conditions: resumed })).phase).toBe('Running');
+  });
 });
 
 describe('translateStatus dispatches on apiVersion and kind', () => {

@@ -22,7 +22,7 @@ const TARGETS: readonly Target[] = [
   { label: 'Dynamo 1.6.1, operator 1.6, router kv', provider: 'dynamo', options: {}, overrides: () => ({ routerMode: 'kv' }) },
   { label: 'Dynamo 1.0.1, operator 1.6, nvidia.com/v1beta1', provider: 'dynamo', options: { dynamo: { version: '1.0.1' } }, overrides: () => ({}) },
   { label: 'Dynamo 1.6.1, operator 1.1, nvidia.com/v1alpha1', provider: 'dynamo', options: { dynamo: { operatorVersion: '1.1' } }, overrides: () => ({}) },
-  { label: 'KubeRay, Ray 2.52.0', provider: 'kuberay', options: { kuberay: { rayVersion: '2.52.0' } }, overrides: () => ({}) },
+  { label: 'KubeRay, Ray 2.60.0', provider: 'kuberay', options: {}, overrides: () => ({}) },
 ];
 
 function spec(target: Target, engine: (typeof ENGINE_TYPES)[number], mode: (typeof SERVING_MODES)[number], replicas: number): ModelDeploymentProps {

@@ -3,7 +3,7 @@ module kube-inference-constructs/test/upstream-admission
 go 1.25.0
 
 require (
-	github.com/ray-project/kuberay/ray-operator v1.6.1
+	github.com/ray-project/kuberay/ray-operator v1.6.2
 	k8s.io/api v0.35.0
 	k8s.io/apimachinery v0.35.0
 	k8s.io/pod-security-admission v0.35.0

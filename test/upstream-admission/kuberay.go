@@ -11,7 +11,7 @@ import (
 	strictjson "sigs.k8s.io/json"
 )
 
-const kuberayModule = "github.com/ray-project/kuberay/ray-operator@v1.6.1"
+const kuberayModule = "github.com/ray-project/kuberay/ray-operator@v1.6.2"
 
 var rayServiceValidator = validator{module: kuberayModule, validate: validateRayService}
 

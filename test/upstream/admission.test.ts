@@ -15,9 +15,9 @@ const rayService = (name: string, spec: object = {}) => ({
 });
 
 describeWhen('upstream admission checker', upstreamAdmissionSupport(), 'the upstream admission checker (Go)', () => {
-  test('a valid RayService is accepted by KubeRay v1.6.1 code', () => {
+  test('a valid RayService is accepted by KubeRay v1.6.2 code', () => {
     expect(upstreamAdmission([rayService('ok')])).toEqual([expect.objectContaining({
-      kind: 'RayService', name: 'ok', validator: 'github.com/ray-project/kuberay/ray-operator@v1.6.1', accepted: true, errors: [],
+      kind: 'RayService', name: 'ok', validator: 'github.com/ray-project/kuberay/ray-operator@v1.6.2', accepted: true, errors: [],
     })]);
   });
 

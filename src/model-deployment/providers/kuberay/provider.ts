@@ -1,5 +1,5 @@
 import { ApiObject } from 'cdk8s';
-import { QUANTITY } from '../../../checks';
+import { compareVersions, QUANTITY } from '../../../checks';
 import { Problem } from '../../../errors';
 import { OverrideSchema, overrideValue } from '../../overrides';
 import { InferenceProvider, RenderContext, ResourceType, SelectionRule } from '../../provider';
@@ -7,24 +7,35 @@ import { ResolvedModelDeployment } from '../../resolved-spec';
 import { EndpointStatus, ModelDeploymentStatus, UpstreamResource } from '../../status';
 import { argsConflicts, nameLengthProblem } from '../common';
 import { RAY_HEAD_DEFAULTS, renderRayService } from './ray-service';
+import { replicaGpuProblems, replicaGpuWarnings } from './replica-gpus';
 import { rayServeEndpoint, translateRayServiceStatus } from './status';
 
 /** Options of the KubeRay provider. */
 export interface KubeRayProviderOptions {
   /**
    * Ray release: `rayClusterConfig.rayVersion` and the tag of the default image.
-   * @default '2.52.0'
+   * @default '2.60.0'
    */
   readonly rayVersion?: string;
   /**
    * Default image (any image with Ray Serve LLM and vLLM); `image` in the spec overrides it.
-   * @default 'rayproject/ray-llm:<rayVersion>-py311-cu128'
+   * @default 'rayproject/ray-llm:<rayVersion>-py312-cu130' (from Ray 2.56; '<rayVersion>-py311-cu128' before)
    */
   readonly image?: string;
 }
 
 /** The default Ray release. */
-export const DEFAULT_RAY_VERSION = '2.52.0';
+export const DEFAULT_RAY_VERSION = '2.60.0';
+
+/**
+ * Ray's own `rayproject/ray-llm` image of a release. The image is built for Python 3.12 on CUDA 13.0 only
+ * since Ray moved Ray Serve LLM to CUDA 13 and deprecated the py311/cu128 images (ray-project/ray
+ * docker/ray-llm/Dockerfile and cuda.wanda.yaml; ray-project/ray#61497, #62458); 2.56.0-py312-cu130 is the
+ * first such tag seen in use, earlier releases are tagged py311-cu128.
+ */
+function rayLlmImage(rayVersion: string): string {
+  return `rayproject/ray-llm:${rayVersion}-${compareVersions(rayVersion, '2.56') >= 0 ? 'py312-cu130' : 'py311-cu128'}`;
+}
 
 /** KubeRay's limit: it appends 6 characters to name the RayCluster, whose Services must fit in 63. */
 export const MAX_RAY_SERVICE_NAME_LENGTH = 47;
@@ -84,7 +95,7 @@ export class KubeRayProvider implements InferenceProvider {
 
   public constructor(options: KubeRayProviderOptions = {}) {
     this.rayVersion = options.rayVersion ?? DEFAULT_RAY_VERSION;
-    this.image = options.image ?? `rayproject/ray-llm:${this.rayVersion}-py311-cu128`;
+    this.image = options.image ?? rayLlmImage(this.rayVersion);
   }
 
   public checkCompatibility(d: ResolvedModelDeployment): Problem[] {
@@ -105,6 +116,7 @@ export class KubeRayProvider implements InferenceProvider {
       problems.push(...argsConflicts(d, { 'kv-transfer-config': 'serving.mode (NIXL KV transfer)', 'kv_transfer_config': 'serving.mode (NIXL KV transfer)' }));
     }
     problems.push(...argsConflicts(d, { 'model': 'model.id', 'served-model-name': 'model.servedName', 'served_model_name': 'model.servedName' }));
+    if (d.resources.gpu.count > 0 || d.mode === 'disaggregated') problems.push(...replicaGpuProblems(d));
     for (const field of ['cpu', 'memory']) {
       const value = overrideValue(d.overrides, ['head', 'resources', field]);
       if (typeof value === 'string' && !QUANTITY.test(value)) {
@@ -116,6 +128,7 @@ export class KubeRayProvider implements InferenceProvider {
   }
 
   public render(context: RenderContext): ApiObject {
+    replicaGpuWarnings(context.deployment).forEach(context.warn);
     return renderRayService(context, { rayVersion: this.rayVersion, image: this.image });
   }
 

@@ -1,8 +1,11 @@
-// RayService status → unified status, as KubeRay v1.6.1 writes it (ray-operator/apis/ray/v1/rayservice_types.go,
+// RayService status → unified status, as KubeRay v1.6 and v1.7 write it (ray-operator/apis/ray/v1/rayservice_types.go,
 // controllers/ray/rayservice_controller.go): readiness is the condition of type `Ready` (True with reason
 // NonZeroServeEndpoints; False with Initializing, ZeroServeEndpoints, or the terminal ValidationFailed and
 // InitializingTimeout); the deprecated `status.serviceStatus` (`Running` or empty) is read when there is no
 // condition; Serve application statuses are NOT_STARTED, DEPLOYING, RUNNING, DEPLOY_FAILED, DELETING, UNHEALTHY.
+// v1.7 adds `spec.suspend`: while it holds, the conditions `Suspending` and then `Suspended` are True, the Ray
+// clusters are deleted and `Ready` is False with reason SuspendInProgress or SuspendComplete
+// (rayservice_controller.go handleSuspend; the condition names as KubeRay's e2e tests wait for them).
 import { RAY_SERVE_PORT } from './serve-config';
 import { compareStrings } from '../../../checks';
 import { countOf, EndpointStatus, findCondition, isTerminating, ModelDeploymentStatus, OPENAI_BASE_PATH, providerStatusOf, textOf, UpstreamResource } from '../../status';
@@ -21,6 +24,12 @@ const FAILED_APP_STATUSES = ['DEPLOY_FAILED', 'UNHEALTHY'];
  * `ray.io/initializing-timeout` (markFailedOnInitializingTimeout: "a terminal failure state").
  */
 const TERMINAL_READY_REASONS = ['ValidationFailed', 'InitializingTimeout'];
+
+/** KubeRay 1.7's suspension conditions, the later state first, with what the unified status says. */
+const SUSPENSION = [
+  { type: 'Suspended', message: 'KubeRay suspended the RayService (spec.suspend: true): its Ray cluster is deleted; set spec.suspend to false to resume' },
+  { type: 'Suspending', message: 'KubeRay is suspending the RayService (spec.suspend: true): its Ray cluster is being deleted' },
+] as const;
 
 /** The Serve Service KubeRay creates for a RayService named `name` (`<name>-serve-svc`). */
 export function rayServeEndpoint(name: string): EndpointStatus {
@@ -51,6 +60,8 @@ export function translateRayServiceStatus(service: UpstreamResource, providerNam
   });
 
   if (isTerminating(service)) return { ...base, phase: 'Terminating', replicas: replicas(false) };
+  const suspension = SUSPENSION.find(({ type }) => findCondition(service, type)?.status === 'True');
+  if (suspension) return { ...base, phase: 'Pending', message: suspension.message, replicas: replicas(false) };
   const readyCondition = findCondition(service, 'Ready');
   if (readyCondition?.status === 'False' && TERMINAL_READY_REASONS.includes(String(readyCondition.reason))) {
     return { ...base, phase: 'Failed', message: textOf(readyCondition.message) ?? `KubeRay: ${String(readyCondition.reason)}`, replicas: replicas(false) };
