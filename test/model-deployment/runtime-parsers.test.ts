@@ -7,15 +7,13 @@
  *     0.16.0): every Dynamo frontend command (dynamo.frontend), every Dynamo vLLM worker's whole argument
  *     list (dynamo.vllm: Dynamo's groups, then vLLM's engine parser and Dynamo's cross-checks), and every
  *     KAITO vLLM inference config, turned into arguments as KAITO's inference_api.py does and parsed by
- *     vLLM's server parser;
+ *     vLLM's server parser (also by vLLM 0.29.0, from the `ray-llm` environment: see KAITO_VLLMS);
  *   - `ai-dynamo-sglang-1.6.1` (SGLang 0.5.21) and `ai-dynamo-sglang` (1.0.1, SGLang 0.5.9): every Dynamo
  *     SGLang worker's whole argument list (dynamo.sglang: Dynamo's groups, then SGLang's ServerArgs
  *     parser), up to the model download.
  * Not checked here: the TensorRT-LLM worker (tensorrt-llm is not installable without NVIDIA's own
- * index), KAITO's llama.cpp runner (LocalAI, a Go program whose module is not served), and KubeRay's
- * engine_kwargs (Ray Serve hands them to the vLLM its `ray[llm]` extra pins, not checked yet).
- * KAITO v0.12.0's preset image carries vLLM 0.26.0 (its supported_models.yaml tag history); vLLM 0.31.0
- * and 0.16.0 stand for it on either side.
+ * index) and KAITO's llama.cpp runner (LocalAI, a Go program whose module is not served). KubeRay's
+ * engine_kwargs are taken by Ray Serve LLM and vLLM 0.29.0 in ray-serve-llm.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -208,8 +206,21 @@ for (const r of RELEASES) {
       expect(results['bad choice'].error).toMatch(/argument --disaggregation-mode: invalid choice: 'both'/);
     });
   });
+}
 
-  describeWhen(`KAITO vLLM inference configs, read as KAITO's inference_api.py reads them and parsed by vLLM ${r.vllm}`, testEnvsSupport(r.vllmEnv), `${r.vllmTool} tool environment`, () => {
+/**
+ * The vLLM releases KAITO's vLLM options are parsed by: KAITO v0.12.0's preset image carries vLLM 0.26.0
+ * (its supported_models.yaml tag history), which no tool environment has; 0.29.0 (Ray 2.60's `ray[llm]` pin)
+ * is the nearest above it, 0.16.0 the nearest below, and 0.31.0 the newest.
+ */
+const KAITO_VLLMS = [
+  { vllm: '0.31.0', tool: 'ai-dynamo-vllm-1.6.1' },
+  { vllm: '0.29.0', tool: 'ray-llm' },
+  { vllm: '0.16.0', tool: 'ai-dynamo-vllm' },
+].map((v) => ({ ...v, env: toolEnv(v.tool) }));
+
+for (const v of KAITO_VLLMS) {
+  describeWhen(`KAITO vLLM inference configs, read as KAITO's inference_api.py reads them and parsed by vLLM ${v.vllm}`, testEnvsSupport(v.env), `${v.tool} tool environment`, () => {
     const KAITO: ModelDeploymentProps = {
       model: { id: 'microsoft/Phi-4-mini-instruct' },
       engine: { type: 'vllm' },
@@ -228,7 +239,7 @@ for (const r of RELEASES) {
         ...exampleObjects('ConfigMap').filter((c) => c.data?.['inference_config.yaml'])
           .map((c) => ({ id: `example-app ${c.metadata.name}`, parser: 'kaito-vllm' as const, args: [c.data['inference_config.yaml']] })),
       ];
-      const results = parse(r.vllmEnv.value!, cases);
+      const results = parse(v.env.value!, cases);
       expectAccepted(results);
       expect(results.options.values).toEqual({
         'dtype': 'float16',
@@ -245,7 +256,7 @@ for (const r of RELEASES) {
     });
 
     test('why synth refuses switches for KAITO: vLLM reads "--flag True" and "--flag False" wrongly or exits', () => {
-      const results = parse(r.vllmEnv.value!, [
+      const results = parse(v.env.value!, [
         { id: 'one switch', parser: 'kaito-vllm', args: ['vllm:\n  trust-remote-code: true\n'] },
         { id: 'false', parser: 'kaito-vllm', args: ['vllm:\n  enforce-eager: false\n'] },
         { id: 'two switches', parser: 'kaito-vllm', args: ['vllm:\n  enforce-eager: true\n  trust-remote-code: true\n'] },
