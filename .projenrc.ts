@@ -150,6 +150,8 @@ project.testTask.spawn(project.addTask('import-crds:check', { description: 'Fail
 // The KAITO checks read KAITO's model data, generated into a module from kaito-catalog/; stale, it fails the tests.
 project.addTask('import-kaito-catalog', { description: 'Regenerate src/model-deployment/providers/kaito/catalog.generated.ts from kaito-catalog/', exec: 'node scripts/import-kaito-catalog.mjs' });
 project.testTask.spawn(project.addTask('import-kaito-catalog:check', { description: 'Fail when catalog.generated.ts is stale', exec: 'node scripts/import-kaito-catalog.mjs --check' }));
+// Needs the ray-llm test environment: its --check runs in test/model-deployment/ray-serve-llm.test.ts.
+project.addTask('import-vllm-engine-args', { description: 'Regenerate src/model-deployment/providers/kuberay/engine-args.generated.ts from Ray Serve LLM\'s own code (the ray-llm test environment)', exec: 'node scripts/import-vllm-engine-args.mjs' });
 
 // src/schema/vendor/cel-js.cjs is the CEL library bundled into CommonJS; stale, it fails the tests.
 project.addTask('vendor-cel', { description: 'Rebundle the CEL library into src/schema/vendor/cel-js.cjs', exec: 'node scripts/vendor-cel.mjs' });

@@ -132,6 +132,27 @@ describe('KubeRay RayService (ray.io/v1)', () => {
     ]);
   });
 
+  test('engine.args names vLLM does not have fail synth as Ray would refuse them, where the vLLM is known', () => {
+    const args = (a: Record<string, string>, extra: Partial<ModelDeploymentProps> = {}): ModelDeploymentProps => ({ ...AGG, ...extra, engine: { type: 'vllm', args: a } });
+    expect(problemsFor(args({ 'gpu-memory-utilisation': '0.9', 'max_num_seqs': '8', 'no-such-thing': '1' }))).toEqual([
+      {
+        field: 'engine.args.gpu-memory-utilisation',
+        message: 'Ray Serve LLM 2.60.0 hands engine_kwargs to vLLM 0.29.0, which has no engine argument "gpu_memory_utilisation": '
+          + 'Ray would refuse the application ("Unknown engine argument: gpu_memory_utilisation"); did you mean "gpu-memory-utilization"?',
+      },
+      {
+        field: 'engine.args.no-such-thing',
+        message: 'Ray Serve LLM 2.60.0 hands engine_kwargs to vLLM 0.29.0, which has no engine argument "no_such_thing": '
+          + 'Ray would refuse the application ("Unknown engine argument: no_such_thing")',
+      },
+    ]);
+    // Another Ray release, or another image, may carry another vLLM: not checked.
+    const unknown = { 'no-such-thing': '1' };
+    expect(render(args(unknown, { providers: ProviderRegistry.builtIn({ kuberay: { rayVersion: '2.58.0' } }) })).warnings).toEqual([]);
+    expect(render(args(unknown, { image: 'registry.example.com/ray-llm:custom' })).warnings).toEqual([]);
+    expect(render(args(unknown, { providers: ProviderRegistry.builtIn({ kuberay: { image: 'registry.example.com/ray-llm:custom' } }) })).warnings).toEqual([]);
+  });
+
   test('HF token, env, pod metadata, node selector and tolerations reach head and workers', () => {
     const { resource } = render({
       ...AGG,

@@ -12,13 +12,14 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { render } from './helpers';
+import { problemsOf, render } from './helpers';
 import { ModelDeploymentProps } from '../../src/model-deployment';
 import { describeWhen } from '../sandbox/host';
 import { testEnvsSupport, toolEnv } from '../sandbox/test-envs';
 
 const rayEnv = toolEnv('ray-llm');
 const CHECK = path.join(__dirname, 'ray_serve_check.py');
+const IMPORT_ENGINE_ARGS = path.join(__dirname, '..', '..', 'scripts', 'import-vllm-engine-args.mjs');
 const EXAMPLE_APP = path.join(__dirname, '..', '..', 'examples', 'model-deployment-app', 'dist', 'models.k8s.yaml');
 
 interface Deployment { readonly name: string; readonly num_replicas: number; readonly placement_group_bundles: Record<string, number>[] | null }
@@ -68,6 +69,10 @@ const REFUSED: Record<string, string> = {
   'KV role vLLM does not know': `applications:\n  - name: llm\n    import_path: ray.serve.llm:build_openai_app\n    args: {llm_configs: [${LLM_CONFIG}{kv_transfer_config: {kv_connector: NixlConnector, kv_role: kv_nonsense}}}]}\n`,
 };
 
+/** A misspelt vLLM argument, rendered with a user image (where synth cannot know the vLLM and lets it through). */
+const MISSPELT = 'misspelt engine argument, user image';
+const MISSPELT_PROPS: ModelDeploymentProps = { ...BASE, image: 'registry.example.com/ray-llm:2.60.0', engine: { type: 'vllm', args: { 'gpu-memory-utilisation': '0.9' } } };
+
 /** The GPUs a RayService's worker groups bring to its Ray cluster. */
 function workerGpus(rayService: any): number {
   return (rayService.spec.rayClusterConfig.workerGroupSpecs as any[])
@@ -90,6 +95,7 @@ describeWhen('KubeRay serve configs, taken by Ray 2.60.0\'s own code (ray[llm], 
     for (const o of example) rendered.set(`example-app ${o.metadata.name}`, o);
     const cases = [
       ...[...rendered].map(([id, o]) => ({ id, yaml: o.spec.serveConfigV2 as string })),
+      { id: MISSPELT, yaml: render(MISSPELT_PROPS).resource.spec.serveConfigV2 as string },
       ...Object.entries(REFUSED).map(([id, yaml]) => ({ id, yaml })),
     ];
     // One Ray for all cases; it waits for Ray's own start-up, whatever the machine's load.
@@ -144,6 +150,14 @@ describeWhen('KubeRay serve configs, taken by Ray 2.60.0\'s own code (ray[llm], 
     expect(disaggregated.config.applications[0].import_path).toBe('ray.serve.llm:build_pd_openai_app');
     expect(disaggregated.engines.map((e) => [e.engine.tensor_parallel_size, e.engine.kv_transfer_config]))
       .toEqual([[1, { kv_connector: 'NixlConnector', kv_role: 'kv_both' }], [2, { kv_connector: 'NixlConnector', kv_role: 'kv_both' }]]);
+  });
+
+  test('engine.args names: synth knows vLLM 0.29.0\'s own list, and refuses what Ray refuses, in Ray\'s words', () => {
+    // The list synth checks against is what this environment's Ray and vLLM give (else the generated module is stale).
+    execFileSync(process.execPath, [IMPORT_ENGINE_ARGS, '--check'], { stdio: 'pipe' });
+    expect(results[MISSPELT]).toMatchObject({ stage: 'build', error: 'ValueError: Unknown engine argument: gpu_memory_utilisation' });
+    const withRaysImage = { ...MISSPELT_PROPS, image: undefined };
+    expect(problemsOf(() => render(withRaysImage)).map((p) => p.message)).toEqual([expect.stringContaining('Ray would refuse the application ("Unknown engine argument: gpu_memory_utilisation"); did you mean "gpu-memory-utilization"?')]);
   });
 
   test('the check can fail: each stage refuses with Ray\'s or vLLM\'s own message', () => {

@@ -6,6 +6,7 @@ import { InferenceProvider, RenderContext, ResourceType, SelectionRule } from '.
 import { ResolvedModelDeployment } from '../../resolved-spec';
 import { EndpointStatus, ModelDeploymentStatus, UpstreamResource } from '../../status';
 import { argsConflicts, nameLengthProblem } from '../common';
+import { engineArgNameProblems } from './engine-args';
 import { RAY_HEAD_DEFAULTS, renderRayService } from './ray-service';
 import { replicaGpuProblems, replicaGpuWarnings } from './replica-gpus';
 import { rayServeEndpoint, translateRayServiceStatus } from './status';
@@ -116,6 +117,7 @@ export class KubeRayProvider implements InferenceProvider {
       problems.push(...argsConflicts(d, { 'kv-transfer-config': 'serving.mode (NIXL KV transfer)', 'kv_transfer_config': 'serving.mode (NIXL KV transfer)' }));
     }
     problems.push(...argsConflicts(d, { 'model': 'model.id', 'served-model-name': 'model.servedName', 'served_model_name': 'model.servedName' }));
+    problems.push(...engineArgNameProblems(d, this.rayVersion, (d.image ?? this.image) === rayLlmImage(this.rayVersion)));
     if (d.resources.gpu.count > 0 || d.mode === 'disaggregated') problems.push(...replicaGpuProblems(d));
     for (const field of ['cpu', 'memory']) {
       const value = overrideValue(d.overrides, ['head', 'resources', field]);
