@@ -4,8 +4,8 @@
 import { KAITO_CATALOG_RELEASE } from './catalog.generated';
 import { KaitoSettings } from './overrides';
 import { KaitoPreset, resolveKaitoPreset } from './presets';
-import { estimateKaitoGpus, KAITO_DEFAULT_MAX_MODEL_LEN } from './sizing';
-import { KaitoCloudProvider, kaitoSku } from './skus';
+import { estimateKaitoGpus, KAITO_DEFAULT_MAX_MODEL_LEN, KaitoEstimate } from './sizing';
+import { KaitoCloudProvider, KaitoSku, kaitoSku } from './skus';
 import { Problem } from '../../../errors';
 import { ResolvedModelDeployment } from '../../resolved-spec';
 
@@ -13,6 +13,19 @@ import { ResolvedModelDeployment } from '../../resolved-spec';
 export function kaitoPresetOf(d: ResolvedModelDeployment): KaitoPreset | undefined {
   if (d.engine.type !== 'vllm' || d.model.source !== 'huggingface' || d.model.id === undefined) return undefined;
   return resolveKaitoPreset(d.model.id);
+}
+
+type CatalogPreset = Extract<KaitoPreset, { kind: 'catalog' }>;
+
+/**
+ * What KAITO's node estimator makes of a catalogue preset on the install's instance type, when synth can
+ * know it: under node auto-provisioning, on a SKU of KAITO's table for the cloud.
+ */
+function nodeEstimate(d: ResolvedModelDeployment, preset: CatalogPreset, settings: KaitoSettings, cloud: KaitoCloudProvider)
+  : { sku: KaitoSku; estimate: KaitoEstimate } | undefined {
+  if (settings.nodeProvisioning !== 'auto' || settings.instanceType === undefined) return undefined;
+  const sku = kaitoSku(cloud, settings.instanceType);
+  return sku && { sku, estimate: estimateKaitoGpus(preset.model, sku, d.engine.contextLength ?? KAITO_DEFAULT_MAX_MODEL_LEN) };
 }
 
 /** Problems KAITO would refuse the preset for, at admission or when its controller sizes it. */
@@ -44,16 +57,13 @@ export function kaitoPresetProblems(d: ResolvedModelDeployment, settings: KaitoS
         + `${preset.model.modelTokenLimit} (ModelTokenLimit)" for ${preset.model.name}: set at most ${preset.model.modelTokenLimit}`,
     });
   }
-  const sku = settings.nodeProvisioning === 'auto' && settings.instanceType !== undefined ? kaitoSku(cloud, settings.instanceType) : undefined;
-  if (sku !== undefined) {
-    const estimate = estimateKaitoGpus(preset.model, sku, context ?? KAITO_DEFAULT_MAX_MODEL_LEN);
-    if ('tooSmall' in estimate) {
-      problems.push({
-        field: 'provider.overrides.instanceType',
-        message: `KAITO cannot place ${preset.model.name} on ${settings.instanceType}: ${estimate.tooSmall} `
-          + '(its node estimator fails the Workspace): choose a SKU with more GPU memory, or a shorter engine.contextLength',
-      });
-    }
+  const estimate = nodeEstimate(d, preset, settings, cloud)?.estimate;
+  if (estimate !== undefined && 'tooSmall' in estimate) {
+    problems.push({
+      field: 'provider.overrides.instanceType',
+      message: `KAITO cannot place ${preset.model.name} on ${settings.instanceType}: ${estimate.tooSmall} `
+        + '(its node estimator fails the Workspace): choose a SKU with more GPU memory, or a shorter engine.contextLength',
+    });
   }
   return problems;
 }
@@ -66,11 +76,10 @@ export function kaitoPresetWarnings(d: ResolvedModelDeployment, settings: KaitoS
       + 'when the Workspace is created (its architecture must be one KAITO\'s vLLM runs; a gated repository needs secrets.huggingFaceToken), '
       + 'so synth cannot check the model, its context window or its GPU needs'];
   }
-  if (preset?.kind !== 'catalog' || settings.nodeProvisioning !== 'auto' || settings.instanceType === undefined) return [];
-  const sku = kaitoSku(cloud, settings.instanceType);
-  if (sku === undefined) return [];
-  const estimate = estimateKaitoGpus(preset.model, sku, d.engine.contextLength ?? KAITO_DEFAULT_MAX_MODEL_LEN);
-  if ('tooSmall' in estimate || estimate.gpus === d.resources.gpu.count) return [];
+  if (preset?.kind !== 'catalog') return [];
+  const sizing = nodeEstimate(d, preset, settings, cloud);
+  if (sizing === undefined || 'tooSmall' in sizing.estimate || sizing.estimate.gpus === d.resources.gpu.count) return [];
+  const { sku, estimate } = sizing;
   return [`KAITO sizes ${preset.model.name} itself: on ${settings.instanceType} (${sku.gpus} GPU${sku.gpus > 1 ? 's' : ''}, ${sku.gpuMemoryGiB} GiB) `
     + `its node estimator gives ${estimate.nodes} node${estimate.nodes > 1 ? 's' : ''} per replica and vLLM runs on all ${estimate.gpus} GPU${estimate.gpus > 1 ? 's' : ''}, `
     + `not resources.gpu.count ${d.resources.gpu.count}: set resources.gpu.count to ${estimate.gpus} so the spec says what runs`];
