@@ -39,6 +39,8 @@ function deployment(pod: Record<string, unknown> = {}, spec: Record<string, unkn
 }
 
 const withContainer = (extra: Record<string, unknown>) => deployment({ containers: [container(extra)] });
+/** A Deployment with one volume of this source (mounted nowhere). */
+const withVolume = (source: Record<string, unknown>) => deployment({ volumes: [{ name: 'v', ...source }] });
 const service = (spec: Record<string, unknown>, name = 'broken') => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { selector: { app: 'x' }, ports: [{ port: 80 }], ...spec } });
 const configMap = (extra: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'broken' }, ...extra });
 const pvc = (spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'broken' }, spec });
@@ -112,6 +114,14 @@ export const BROKEN_OBJECTS: readonly BrokenObject[] = [
   // Paths.
   { what: 'a subPath with ".."', object: deployment({ containers: [container({ volumeMounts: [{ name: 'v', mountPath: '/x', subPath: '../x' }] })], volumes: [{ name: 'v', emptyDir: {} }] }), field: 'spec.template.spec.containers[0].volumeMounts' },
   { what: 'an absolute subPath', object: deployment({ containers: [container({ volumeMounts: [{ name: 'v', mountPath: '/x', subPath: '/etc' }] })], volumes: [{ name: 'v', emptyDir: {} }] }), field: 'spec.template.spec.containers[0].volumeMounts' },
+  { what: 'a configMap volume item path with ".."', object: withVolume({ configMap: { name: 'c', items: [{ key: 'k', path: 'a/../../x' }] } }), field: 'spec.template.spec.volumes[0].configMap.items[0].path' },
+  { what: 'an absolute secret volume item path', object: withVolume({ secret: { secretName: 's', items: [{ key: 'k', path: '/etc/x' }] } }), field: 'spec.template.spec.volumes[0].secret.items[0].path' },
+  { what: 'a downwardAPI file path starting with ".."', object: withVolume({ downwardAPI: { items: [{ path: '..x', fieldRef: { fieldPath: 'metadata.name' } }] } }), field: 'spec.template.spec.volumes[0].downwardAPI.path' },
+  { what: 'a projected configMap item path with ".."', object: withVolume({ projected: { sources: [{ configMap: { name: 'c', items: [{ key: 'k', path: '../x' }] } }] } }), field: 'spec.template.spec.volumes[0].projected.sources[0].configMap.items[0].path' },
+  { what: 'a projected source with two kinds', object: withVolume({ projected: { sources: [{ configMap: { name: 'c' }, secret: { name: 's' } }] } }), field: 'spec.template.spec.volumes[0].projected.sources[0]' },
+  { what: 'a volume defaultMode above 0777', object: withVolume({ configMap: { name: 'c', defaultMode: 0o1000 } }), field: 'spec.template.spec.volumes[0].configMap.defaultMode' },
+  { what: 'a volume item mode below 0', object: withVolume({ secret: { secretName: 's', items: [{ key: 'k', path: 'k', mode: -1 }] } }), field: 'spec.template.spec.volumes[0].secret.items[0].mode' },
+  { what: 'a hostPath type that does not exist', object: withVolume({ hostPath: { path: '/data', type: 'Dir' } }), field: 'spec.template.spec.volumes[0].hostPath.type' },
   // Other kinds.
   { what: 'a Secret whose data is not base64', object: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'broken' }, data: { a: 'not base64!' } }, field: 'data' },
   { what: 'a TLS Secret without tls.key', object: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'broken' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'eA==' } }, field: 'data[tls.key]' },
@@ -130,6 +140,11 @@ export const BROKEN_OBJECTS: readonly BrokenObject[] = [
   { what: 'a toleration with operator Exists and a value', object: deployment({ tolerations: [{ key: 'a', operator: 'Exists', value: 'b' }] }), field: 'spec.template.spec.tolerations[0].operator' },
   { what: 'a RoleBinding to a kind that is not a role', object: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'broken' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Deployment', name: 'x' }, subjects: [] }, field: 'roleRef.kind' },
   { what: 'an Ingress pathType that does not exist', object: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'broken' }, spec: { rules: [{ http: { paths: [{ path: '/', pathType: 'Any', backend: { service: { name: 's', port: { number: 80 } } } }] } }] } }, field: 'spec.rules[0].http.paths[0].pathType' },
+  { what: 'four DNS nameservers', object: deployment({ dnsPolicy: 'None', dnsConfig: { nameservers: ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4'] } }), field: 'spec.template.spec.dnsConfig.nameservers' },
+  { what: 'a topology spread maxSkew of 0', object: deployment({ topologySpreadConstraints: [{ maxSkew: 0, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'x' } } }] }), field: 'spec.template.spec.topologySpreadConstraints[0].maxSkew' },
+  { what: 'a nodeSelector key that is not a qualified name', object: deployment({ nodeSelector: { 'bad key!': 'x' } }), field: 'spec.template.spec.nodeSelector' },
+  { what: 'an ExternalName Service without externalName', object: service({ type: 'ExternalName', selector: undefined }), field: 'spec.externalName' },
+  { what: 'a headless LoadBalancer Service', object: service({ type: 'LoadBalancer', clusterIP: 'None' }), field: 'spec.clusterIPs[0]' },
   // What only the server catches: the cluster's state and configuration...
   { what: 'a namespace that does not exist', object: deployment({}, {}, { namespace: 'nowhere' }), field: 'metadata.namespace', serverSays: 'namespaces "nowhere" not found', serverOnly: true },
   { what: 'a privileged pod in a namespace that enforces Pod Security `restricted` (admission)', object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'broken' }, spec: { containers: [container({ securityContext: { privileged: true } })] } }, field: 'spec', serverSays: 'violates PodSecurity "restricted:latest"', serverOnly: true },
@@ -169,6 +184,17 @@ export const VALID_OBJECTS: readonly Record<string, any>[] = [
     securityContext: { runAsUser: 1001, fsGroup: 1001 },
   }, { strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } }, minReadySeconds: 5, progressDeadlineSeconds: 600 }),
   withContainer({ resources: { requests: { 'nvidia.com/gpu': 1, 'cpu': 1 }, limits: { 'nvidia.com/gpu': '1', 'memory': '1Gi' } }, env: [{ name: 'FROM_FIELD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }] }),
+  deployment({
+    volumes: [
+      { name: 'c', configMap: { name: 'c', defaultMode: 0o644, items: [{ key: 'k', path: 'a/b..c', mode: 0o600 }, { key: 'l', path: 'x..' }] } },
+      { name: 'd', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }] } },
+      { name: 'p', projected: { defaultMode: 0o444, sources: [{ secret: { name: 's', items: [{ key: 'k', path: 'dir/k' }] } }, { serviceAccountToken: { path: 'token' } }] } },
+      { name: 'h', hostPath: { path: '/data', type: 'DirectoryOrCreate' } },
+    ],
+    nodeSelector: { 'kubernetes.io/os': 'linux' },
+    dnsConfig: { nameservers: ['10.0.0.1', '10.0.0.2', '10.0.0.3'] },
+    topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'x' } } }],
+  }),
   { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'pdb' }, spec: { maxUnavailable: '50%', selector: { matchLabels: { app: 'x' } } } },
   { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'crb' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'default' }] },
   { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'web' }, spec: { rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 's', port: { number: 80 } } } }] } }] } },

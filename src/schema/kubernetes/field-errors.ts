@@ -58,3 +58,10 @@ export class FieldErrors {
     this.violations.push({ path, message });
   }
 }
+
+/** A name that must be unique among its siblings (`seen`) and follow `rule`: a duplicate is said as one. */
+export function uniqueName(name: string, at: string, seen: Set<string>, rule: (name: string) => string[], errors: FieldErrors): void {
+  if (seen.has(name)) errors.duplicate(at, name);
+  else errors.invalidEach(at, name, rule(name));
+  seen.add(name);
+}

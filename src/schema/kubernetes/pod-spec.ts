@@ -1,9 +1,11 @@
 // The API server's checks of a pod's spec that its schema cannot express
 // (pkg/apis/core/validation/validation.go of k8s.io/kubernetes: ValidatePodSpec and what it calls), as
 // they apply to Pods and to the pod templates of workloads.
-import { FieldErrors } from './field-errors';
+import { FieldErrors, uniqueName } from './field-errors';
 import { dns1123Label, envVarName, ianaServiceName, portNumber } from './names';
+import { checkLabels } from './object-meta';
 import { quantityValue } from './quantity';
+import { checkVolumes } from './volumes';
 import { INT32_MAX, isRecord } from '../../checks';
 
 /** Where a pod spec sits and what its owner allows. */
@@ -56,22 +58,18 @@ export function checkPodSpec(spec: unknown, path: string, context: PodSpecContex
   if (spec.dnsPolicy !== undefined && !DNS_POLICIES.includes(spec.dnsPolicy as string)) errors.notSupported(`${path}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES);
   checkIds(spec.securityContext, `${path}.securityContext`, errors);
   checkTolerations(spec.tolerations, `${path}.tolerations`, errors);
+  checkLabels(spec.nodeSelector, `${path}.nodeSelector`, errors);
+  // validatePodDNSConfig: MaxDNSNameservers.
+  const nameservers = isRecord(spec.dnsConfig) ? list(spec.dnsConfig.nameservers) : [];
+  if (nameservers.length > 3) errors.invalid(`${path}.dnsConfig.nameservers`, nameservers, 'must not have more than 3 nameservers');
+  // validateTopologySpreadConstraints.
+  records(spec.topologySpreadConstraints).forEach((c, i) => {
+    if (typeof c.maxSkew === 'number' && c.maxSkew <= 0) errors.invalid(`${path}.topologySpreadConstraints[${i}].maxSkew`, c.maxSkew, 'must be greater than zero');
+  });
   for (const field of ['terminationGracePeriodSeconds', 'activeDeadlineSeconds'] as const) {
     const v = spec[field];
     if (typeof v === 'number' && v < (field === 'activeDeadlineSeconds' ? 1 : 0)) errors.invalid(`${path}.${field}`, v, `must be greater than or equal to ${field === 'activeDeadlineSeconds' ? 1 : 0}`);
   }
-}
-
-/** Checks the volumes' names and sources; returns their names. */
-function checkVolumes(volumes: unknown, path: string, errors: FieldErrors): Set<string> {
-  const names = new Set<string>();
-  records(volumes).forEach((v, i) => {
-    const at = `${path}[${i}]`;
-    if (missing(v.name)) {errors.required(`${at}.name`);} else if (typeof v.name === 'string') {uniqueName(v.name, `${at}.name`, names, dns1123Label, errors);}
-    const sources = Object.keys(v).filter((k) => k !== 'name' && v[k] !== null && v[k] !== undefined);
-    if (sources.length > 1) errors.forbidden(`${at}.${sources[1]}`, `may not specify more than 1 volume type (${sources.join(', ')})`);
-  });
-  return names;
 }
 
 function checkContainer(
@@ -119,13 +117,6 @@ function checkTolerations(tolerations: unknown, path: string, errors: FieldError
     else if (missing(t.key) && operator !== 'Exists') errors.invalid(`${at}.operator`, operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"');
     if (!missing(t.effect) && !TAINT_EFFECTS.includes(t.effect as string)) errors.notSupported(`${at}.effect`, t.effect, TAINT_EFFECTS);
   });
-}
-
-/** A name that must be unique among its siblings (`seen`) and follow `rule`: a duplicate is said as one. */
-function uniqueName(name: string, at: string, seen: Set<string>, rule: (name: string) => string[], errors: FieldErrors): void {
-  if (seen.has(name)) errors.duplicate(at, name);
-  else errors.invalidEach(at, name, rule(name));
-  seen.add(name);
 }
 
 function checkPorts(ports: unknown, path: string, errors: FieldErrors): void {

@@ -45,4 +45,7 @@ export function checkService(object: Record<string, unknown>, errors: FieldError
     if (spec[field] !== undefined && !TRAFFIC_POLICIES.includes(spec[field] as string)) errors.notSupported(`spec.${field}`, spec[field], TRAFFIC_POLICIES);
   }
   checkLabels(spec.selector, 'spec.selector', errors);
+  // ValidateService: an ExternalName Service names its target; a LoadBalancer has a cluster IP.
+  if (type === 'ExternalName' && (spec.externalName === undefined || spec.externalName === '')) errors.required('spec.externalName');
+  if (type === 'LoadBalancer' && spec.clusterIP === 'None') errors.invalid('spec.clusterIPs[0]', 'None', 'may not be set to \'None\' for LoadBalancer services');
 }
