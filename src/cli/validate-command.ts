@@ -1,9 +1,10 @@
-import { readdirSync, statSync } from 'fs';
+import { Dirent, readdirSync, statSync } from 'fs';
 import { join, resolve } from 'path';
 import { compareStrings, isRecord } from '../checks';
 import { ClusterDryRun, ClusterTarget, ClusterUnreachableError } from './cluster-dry-run';
 import { readInputs } from './inputs';
 import { CliIo, Command, parseCommandArgs, UsageError } from './io';
+import { describeFsError } from '../run-config/files';
 import { DEFAULT_KUBERNETES_MINOR, KUBERNETES_MINORS } from '../schema/kubernetes/openapi';
 import { ManifestValidator } from '../schema/manifest-validator';
 
@@ -60,10 +61,11 @@ export const validateCommand: Command = {
       throw new UsageError('--server asks the cluster itself: --crd, --strict and --target-version are for offline checks');
     }
     if (!server && (kubeconfig !== undefined || context !== undefined)) throw new UsageError('--kubeconfig and --context go with --server');
-    const files = parsed.positionals.flatMap((p) => expand(p, io.cwd));
+    const unlisted: string[] = [];
+    const files = parsed.positionals.flatMap((p) => expand(p, io.cwd, unlisted));
     const inputs = await readInputs(files, io);
-    if (!inputs.ok) {
-      io.stderr(inputs.errors.map((e) => `error: ${e}\n`).join(''));
+    if (!inputs.ok || unlisted.length > 0) {
+      io.stderr([...unlisted, ...(inputs.ok ? [] : inputs.errors)].map((e) => `error: ${e}\n`).join(''));
       return 1;
     }
     const objects = inputs.documents.flatMap((input) => objectsOf(input.value, `${input.source} document ${input.index + 1}`));
@@ -155,7 +157,7 @@ function objectsOf(doc: any, where: string): Array<{ obj: any; label: string }> 
  * A directory stands for the YAML files below it, in a stable order; a Kustomize config
  * (`kustomization.yaml`, which a GitOps directory often holds beside the manifests) is not an object.
  */
-function expand(path: string, cwd: string): string[] {
+function expand(path: string, cwd: string, errors: string[]): string[] {
   if (path === '-') {
     return [path];
   }
@@ -169,9 +171,17 @@ function expand(path: string, cwd: string): string[] {
   if (!isDir) {
     return [path];
   }
-  return readdirSync(full, { withFileTypes: true })
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(full, { withFileTypes: true });
+  } catch (e) {
+    // Named as the user wrote it (or as found below it), as the reader names files.
+    errors.push(`cannot list the directory ${describeFsError(Object.assign(e as object, { path }))}`);
+    return [];
+  }
+  return entries
     .sort((a, b) => compareStrings(a.name, b.name))
-    .flatMap((e) => (e.isDirectory() ? expand(join(path, e.name), cwd) : /\.ya?ml$/.test(e.name) && !KUSTOMIZATION_FILE.test(e.name) ? [join(path, e.name)] : []));
+    .flatMap((e) => (e.isDirectory() ? expand(join(path, e.name), cwd, errors) : /\.ya?ml$/.test(e.name) && !KUSTOMIZATION_FILE.test(e.name) ? [join(path, e.name)] : []));
 }
 
 /** The file names Kustomize reads its config from (sigs.k8s.io/kustomize/api/konfig: RecognizedKustomizationFileNames). */

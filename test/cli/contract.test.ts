@@ -178,6 +178,26 @@ describeWhen('a full disk (a 16 KiB tmpfs in a mount namespace of its own)', mou
   });
 });
 
+/** The built binary run as `nobody` (root reads every directory, so permission errors need another user). */
+const asNobody = (args: string[]) => spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args], { encoding: 'utf8', timeout: 20_000 });
+const otherUser = process.getuid?.() === 0 && asNobody(['--version']).status === 0
+  ? { ok: true as const } : { ok: false as const, reason: 'running the built binary as another user needs root and setpriv (util-linux)' };
+
+describeWhen('a directory the user cannot read', otherUser, 'root and setpriv', () => {
+  test('validate names it and exits 1, for the directory given and for one below it', () => {
+    const dir = tmp();
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'a.yaml'), readFileSync(FIXTURE));
+    spawnSync('chmod', ['0755', dir]);
+    spawnSync('chmod', ['0700', join(dir, 'sub')]);
+    const below = asNobody(['validate', dir]);
+    expect({ code: below.status, stderr: below.stderr }).toEqual({ code: 1, stderr: `error: cannot list the directory ${dir}/sub: permission denied for this user.\n` });
+    spawnSync('chmod', ['0700', dir]);
+    const given = asNobody(['validate', dir]);
+    expect({ code: given.status, stderr: given.stderr }).toEqual({ code: 1, stderr: `error: cannot list the directory ${dir}: permission denied for this user.\n` });
+  });
+});
+
 describe('output bounded by the input limit', () => {
   test('render stops, writing nothing, once the manifests would exceed its output limit', async () => {
     const text = readFileSync(FIXTURE, 'utf8');
