@@ -72,6 +72,14 @@ export function isKubernetesApiVersion(apiVersion: string): boolean {
 }
 
 /** What a DNS-1123 subdomain is, for messages. */
+/**
+ * The ObjectMeta fields the API server writes (k8s.io/apimachinery/pkg/apis/meta/v1/types.go): a document
+ * saved from a cluster (`kubectl get -o yaml`) carries them, and they say nothing about what it renders.
+ */
+export const SERVER_WRITTEN_METADATA: readonly string[] = [
+  'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'selfLink',
+];
+
 export const SUBDOMAIN_HINT = 'a DNS-1123 subdomain (at most 253 lower-case letters, digits, "-" and ".")';
 
 export class ShapeChecker {

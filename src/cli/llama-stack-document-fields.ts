@@ -1,4 +1,4 @@
-import { isRecord, joinPath } from '../checks';
+import { isRecord, joinPath, SERVER_WRITTEN_METADATA } from '../checks';
 import { ProblemCollector } from '../errors';
 import { closest } from '../suggest';
 
@@ -31,6 +31,7 @@ type Fields = Readonly<Record<string, Field>>;
 const rendered = (fields?: Fields, items?: Fields): Field => ({ use: 'rendered', fields, items });
 const onlyInPr = (pr: number): Field => ({ use: { onlyInPr: pr } });
 const serverWritten: Field = { use: 'server-written' };
+const ignoredMetadata: Field = { use: { ignored: 'describes the LlamaStackDistribution itself; the objects render writes do not carry it, and it is ignored.' } };
 
 const RESOURCE_REQUIREMENTS: Fields = {
   requests: rendered(),
@@ -42,9 +43,16 @@ const RESOURCE_REQUIREMENTS: Fields = {
 export const LLAMA_STACK_DOCUMENT_FIELDS: Fields = {
   apiVersion: rendered(),
   kind: rendered(),
-  // Object metadata: name and namespace name the rendered objects, labels label them, and two
-  // annotations set llamaStackVersion and operatorSelector; the rest describes the document itself.
-  metadata: rendered(),
+  // Object metadata: name and namespace name the rendered objects, labels label them, and annotations
+  // set the server version, operatorSelector and the like; the rest describes the document itself.
+  metadata: rendered({
+    name: rendered(),
+    namespace: rendered(),
+    labels: rendered(),
+    annotations: rendered(),
+    ...Object.fromEntries(SERVER_WRITTEN_METADATA.map((f) => [f, serverWritten])),
+    ...Object.fromEntries(['generateName', 'ownerReferences', 'finalizers'].map((f) => [f, ignoredMetadata])),
+  }),
   status: serverWritten,
   spec: rendered({
     replicas: rendered(),

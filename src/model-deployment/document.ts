@@ -2,8 +2,9 @@
 // kubeairunway serves today, or the older `kubeairunway.ai/v1alpha1` and `kubefoundry.ai/v1alpha1`),
 // rendered through the same construct a cdk8s program uses.
 import { Construct } from 'constructs';
-import { isRecord } from '../checks';
+import { isRecord, SERVER_WRITTEN_METADATA } from '../checks';
 import { Problem, ProblemCollector, ValidationError } from '../errors';
+import { closest } from '../suggest';
 import { MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND } from './document-kind';
 import { ModelDeployment } from './model-deployment';
 import { ProviderRegistry } from './registry';
@@ -30,6 +31,9 @@ const QUANTITY_FIELDS: readonly (readonly string[])[] = [
   ['scaling', 'prefill', 'cpu'], ['scaling', 'prefill', 'memory'],
   ['scaling', 'decode', 'cpu'], ['scaling', 'decode', 'memory'],
 ];
+
+/** The metadata a document's objects are rendered from. */
+const DOCUMENT_METADATA: readonly string[] = ['name', 'namespace', 'labels', 'annotations'];
 
 /**
  * Validates a `ModelDeployment` document's envelope (apiVersion, kind, metadata.name/namespace,
@@ -67,6 +71,10 @@ export function renderModelDeploymentDocument(
     }
     if (metadata.namespace !== undefined && typeof metadata.namespace !== 'string') {
       problems.add('metadata.namespace', `expected a string, got ${JSON.stringify(metadata.namespace)}`);
+    }
+    for (const key of Object.keys(metadata).filter((k) => !DOCUMENT_METADATA.includes(k) && !SERVER_WRITTEN_METADATA.includes(k))) {
+      const near = closest(key, DOCUMENT_METADATA);
+      problems.add(`metadata.${key}`, `unknown field; ${near ? `did you mean '${near}'? (` : ''}expected one of: ${DOCUMENT_METADATA.join(', ')}${near ? ')' : ''}`);
     }
   }
   if (!isRecord(d.spec)) {

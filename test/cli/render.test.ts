@@ -88,6 +88,13 @@ spec:
     expect(JSON.parse(merge.args[merge.args.indexOf('--served-models') + 1])).toEqual([
       { providerId: 'llama-8b', url: 'http://llama-8b-frontend.models.svc.cluster.local:8000/v1', model: 'meta-llama/Llama-3.1-8B-Instruct' },
     ]);
+    const saved = doc.replace('metadata: {name: team-a, namespace: ai}', 'metadata: {name: team-a, namespace: ai, uid: 0b6c0d3e, finalizers: [x]}');
+    const savedRun = await cli(['render', '-'], { stdin: saved });
+    expect(savedRun.code).toBe(0);
+    expect(savedRun.stderr).toContain('metadata.finalizers describes the LlamaStackDistribution itself; the objects render writes do not carry it, and it is ignored.');
+    expect(savedRun.stderr).not.toContain('metadata.uid');
+    const metadataTypo = await cli(['render', '-'], { stdin: saved.replace('uid:', 'lables: {team: a}, uid:') });
+    expect(metadataTypo.stderr).toContain("  - metadata.lables: unknown field; did you mean 'labels'?");
     const typo = await cli(['render', '-'], { stdin: doc.replace('model: meta', 'modle: meta') });
     expect(typo.stderr).toContain("  - spec.server.models[0].modle: unknown field; did you mean 'model'? (expected one of: url, model, providerId)");
     const bad = await cli(['render', '-'], { stdin: doc.replace('http://llama', 'ftp://llama') });

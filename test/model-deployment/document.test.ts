@@ -31,6 +31,20 @@ describe('ModelDeployment documents (kube-inference render)', () => {
     expect(dynamoMain(dynamoComponents(objects[0]).VllmWorker).resources.requests).toEqual({ cpu: '8', memory: '32Gi' });
   });
 
+  test('metadata: fields outside Kubernetes\' object metadata are refused, the server-written ones of a saved object ignored', () => {
+    const metadata = { name: 'chat', lables: { a: 'b' }, zzUnknownField: 1, toString: 'x', constructor: 1, uid: 'u', resourceVersion: '7', creationTimestamp: '2026-01-01T00:00:00Z' };
+    expect(problemsOf(() => renderDoc(doc({ metadata }))).map((p) => `${p.field}: ${p.message}`)).toEqual([
+      "metadata.lables: unknown field; did you mean 'labels'? (expected one of: name, namespace, labels, annotations)",
+      'metadata.zzUnknownField: unknown field; expected one of: name, namespace, labels, annotations',
+      'metadata.toString: unknown field; expected one of: name, namespace, labels, annotations',
+      'metadata.constructor: unknown field; expected one of: name, namespace, labels, annotations',
+    ]);
+    expect(renderDoc(doc({ metadata: { name: 'chat', uid: 'u', generation: 3, managedFields: [] } })).objects).toHaveLength(1);
+    // A key the YAML reader keeps as its own (never the prototype).
+    const proto = JSON.parse('{"name": "chat", "__proto__": {"a": 1}}');
+    expect(problemsOf(() => renderDoc(doc({ metadata: proto }))).map((p) => p.field)).toEqual(['metadata.__proto__']);
+  });
+
   test('envelope problems are reported together, with document paths', () => {
     expect(problemsOf(() => renderDoc({ apiVersion: 'kubefoundry.ai/v1', kind: 'Model', metadata: { namespace: 3 }, extra: true }))).toEqual([
       { field: 'apiVersion', message: 'expected one of airunway.ai/v1alpha1, kubeairunway.ai/v1alpha1, kubefoundry.ai/v1alpha1, got "kubefoundry.ai/v1"' },
