@@ -53,7 +53,8 @@ export function checkOverrides(provider: string, schema: OverrideSchema, overrid
 function walk(provider: string, schema: OverrideSchema, value: Record<string, unknown>, path: string, result: OverrideCheck): void {
   const known = Object.keys(schema);
   for (const [key, item] of Object.entries(value)) {
-    const field = schema[key];
+    // Own keys only: `toString` or `constructor` is no override, whatever Object.prototype holds.
+    const field = Object.prototype.hasOwnProperty.call(schema, key) ? schema[key] : undefined;
     const itemPath = joinPath(path, key);
     if (!field) {
       const hint = known.length === 0

@@ -24,6 +24,13 @@ describe('provider.overrides (seed 003 §4.15)', () => {
       'provider.overrides.frontend.replicsa: unknown override key for the dynamo provider, ignored (known keys here: replicas, resources)',
       'provider.overrides.frontend.resources.gpu: unknown override key for the dynamo provider, ignored (known keys here: cpu, memory)',
     ]);
+    // Names Object.prototype holds are unknown keys like any other.
+    const inherited = render({ ...GPU_VLLM, provider: { name: 'dynamo', overrides: { toString: 'x', valueOf: 1, frontend: { constructor: 2 } } as DynamoOverrides } });
+    expect(inherited.warnings).toEqual([
+      'provider.overrides.toString: unknown override key for the dynamo provider, ignored (known keys here: routerMode, frontend, prefill, decode, runtimeVersionOverride)',
+      'provider.overrides.valueOf: unknown override key for the dynamo provider, ignored (known keys here: routerMode, frontend, prefill, decode, runtimeVersionOverride)',
+      'provider.overrides.frontend.constructor: unknown override key for the dynamo provider, ignored (known keys here: replicas, resources)',
+    ]);
     const frontend = dynamoComponents(resource).Frontend;
     expect(frontend.replicas).toBe(1);
     expect(dynamoMain(frontend).resources.requests).toEqual({ cpu: '3', memory: '4Gi' });
