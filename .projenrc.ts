@@ -38,6 +38,8 @@ const project = new typescript.TypeScriptProject({
     'typedoc@^0.28.0', 'typedoc-plugin-markdown@^4.9.0', 'ts-node@^10.9.2', 'esbuild@^0.25.0',
     // Bundled into src/schema/vendor/cel-js.cjs by scripts/vendor-cel.mjs, not a runtime dependency.
     '@marcbachmann/cel-js@8.0.0',
+    // The tests' environment extends jest's node environment (test/sandbox/environment.cjs).
+    'jest-environment-node@^30.0.0',
   ],
   // `npx kube-inference-constructs` runs the CLI straight from the package name. The CLI is the
   // bundle scripts/bundle-cli.mjs makes of lib/cli/main.js (one file to load at every start).
@@ -62,6 +64,8 @@ const project = new typescript.TypeScriptProject({
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/fixtures/'],
       // Records what the library renders in every test, for the real API servers (test/apiserver).
       setupFilesAfterEnv: ['<rootDir>/test/apiserver/record-rendered.ts'],
+      // Ends what a test file's sandboxes left running (a test that timed out mid-start), so jest exits.
+      testEnvironment: '<rootDir>/test/sandbox/environment.cjs',
     },
   },
   tsconfig: {

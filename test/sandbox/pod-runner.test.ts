@@ -47,6 +47,17 @@ describeWithSandbox('runPod (bubblewrap)', () => {
     base = path.join(work, 'base-image');
     fs.mkdirSync(path.join(base, 'app'), { recursive: true });
     fs.writeFileSync(path.join(base, 'app', 'hello.txt'), 'from the image\n');
+    // Answers /hello.txt (its probe); holds every other request open without an answer.
+    fs.writeFileSync(path.join(base, 'app', 'silent.py'), [
+      'import http.server, sys, time',
+      'class H(http.server.BaseHTTPRequestHandler):',
+      '    def do_GET(self):',
+      '        if self.path == "/hello.txt":',
+      '            self.send_response(200); self.end_headers(); self.wfile.write(b"ok"); return',
+      '        print("holding " + self.path, flush=True); time.sleep(3600)',
+      'http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()',
+      '',
+    ].join('\n'));
   });
   afterAll(() => {
     runs.forEach((r) => r.dispose());
@@ -208,6 +219,14 @@ describeWithSandbox('runPod (bubblewrap)', () => {
     const ended = await pod.stop();
     expect(ended).toMatchObject({ name: 'server', state: 'terminated' });
     expect(pod.container('server').state).toBe('terminated');
+  });
+
+  test('serve: a request the server never answers fails at its deadline, naming it and showing the server\'s last lines', async () => {
+    const port = await freePort();
+    const pod = await go(serving(['python3', '/app/silent.py', String(port)], port), { serve: {} });
+    expect(pod.phase).toBe('Running');
+    await expect(pod.server!.request('GET', '/never', undefined, 1_000)).rejects.toThrow(/^GET \/never on server: no answer in 1 s; its last lines:\n.*holding \/never/s);
+    await pod.stop(0);
   });
 
   test('serve: a server that exits before its probe answers fails the pod with its logs', async () => {

@@ -35,6 +35,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { hostPython } from './host';
+import { registerRunning } from './left-running';
 import type { PodAddress, PodNetwork } from './pod-network';
 import { RestartingContainer } from './restarting-container';
 
@@ -756,10 +757,11 @@ export class RunningServer {
   /**
    * `GET`/`POST` JSON on the server; returns the status and the parsed body (text when not JSON). Each
    * request on a connection of its own: a kept-alive connection the server closes as the next request
-   * goes out is reset (ECONNRESET), and a POST is not retried. No deadline of its own: the request waits
-   * on the server's answer (a loaded machine makes a first request slow), and the test's timeout ends a hang.
+   * goes out is reset (ECONNRESET), and a POST is not retried. The deadline is far beyond any answer of a
+   * loaded machine (a first request can take tens of seconds): it turns a hang into a failure that names
+   * the request and shows the server's last lines.
    */
-  public async request(method: 'GET' | 'POST' | 'DELETE', route: string, body?: unknown): Promise<{ status: number; body: any }> {
+  public async request(method: 'GET' | 'POST' | 'DELETE', route: string, body?: unknown, deadlineMs = 300_000): Promise<{ status: number; body: any }> {
     const target = new URL(this.url + route);
     const send = target.protocol === 'https:' ? https.request : http.request;
     const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -771,6 +773,9 @@ export class RunningServer {
         res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', reject);
       });
+      const deadline = setTimeout(() => req.destroy(new Error(
+        `${method} ${route} on ${this.name}: no answer in ${deadlineMs / 1000} s; its last lines:\n${logTail(this.logs())}`)), deadlineMs);
+      req.on('close', () => clearTimeout(deadline));
       req.on('error', reject);
       req.end(payload);
     });
@@ -970,6 +975,7 @@ function spawnProcess(command: string, args: string[], timeoutMs: number, logFil
       child.kill(sig);
     }
   };
+  const forget = registerRunning(`${path.basename(logFile, '.log')} (pid ${child.pid})`, () => signal('SIGKILL'));
   const timer = setTimeout(() => {
     timedOut = true;
     signal('SIGKILL');
@@ -978,10 +984,12 @@ function spawnProcess(command: string, args: string[], timeoutMs: number, logFil
   const done = new Promise<Collected>((resolve, reject) => {
     child.on('error', (e) => {
       clearTimeout(timer);
+      forget();
       reject(new Error(`cannot start bwrap: ${e.message}`));
     });
     child.on('close', (code, sig) => {
       closed = true;
+      forget();
       clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
       const logs = Buffer.concat(all).toString('utf8');
