@@ -136,6 +136,12 @@ project.testTask.prependSpawn(project.addTask('test:setup', {
   description: 'Set up the cached test environments (scripts/test-setup/all.mjs): the OGX and llama-stack servers and provider wheels (llama-stack-envs.mjs) beside the Go builds: the upstream admission checker (upstream-admission.mjs), kube-apiserver with etcd (kube-apiserver.mjs) and the Pulumi CLI with its Node.js language host and Kubernetes provider (pulumi-cli.mjs)',
   exec: 'node scripts/test-setup/all.mjs',
 }));
+// jest transpiles test files one by one (isolatedModules) without checking their types: they are
+// type-checked here, before the long set-up, so a wrong type in a test fails at once.
+project.testTask.prependSpawn(project.addTask('typecheck:test', {
+  description: 'Type-check the tests (test/tsconfig.json), which jest only transpiles',
+  exec: 'tsc --noEmit -p test/tsconfig.json',
+}));
 // kubernetes-openapi/ is the Kubernetes OpenAPI schemas of each supported minor, read from the
 // k8s.io/kubernetes module; stale, it fails the tests.
 project.addTask('import-kubernetes-openapi', { description: 'Re-vendor kubernetes-openapi/ from the k8s.io/kubernetes module', exec: 'node scripts/import-kubernetes-openapi.mjs' });
