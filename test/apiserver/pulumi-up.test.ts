@@ -212,7 +212,7 @@ describeWhen(`pulumi up of the example program (Pulumi CLI, kube-apiserver ${api
       const state = JSON.parse((await run('pulumi', ['stack', 'export'], program, env)).stdout);
       recorded = (state.deployment.resources as any[]).filter((r) => r.type.startsWith('kubernetes:'));
       outputs = JSON.parse((await run('pulumi', ['stack', 'output', '--json'], program, env)).stdout);
-    }, 600_000);
+    });
     afterAll(async () => {
       await server?.stop();
       if (work) fs.rmSync(work, { recursive: true, force: true });

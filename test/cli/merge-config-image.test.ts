@@ -5,6 +5,8 @@ import { initScripts, initScriptsDigest } from '../../src/llama-stack/scripts';
 import { mergeRunConfig } from '../../src/run-config/merge';
 import { readExternalProviders } from '../../src/run-config/metadata-dir';
 import { provider, readFixture, removeTempDirs, tempDir, writeMetadataDir } from '../run-config/helpers';
+import { buildahSupport } from '../sandbox/buildah';
+import { describeWhen } from '../sandbox/host';
 
 /**
  * Builds the merge image from containers/merge with buildah (scripts/merge-image/build.sh, on a Node
@@ -12,17 +14,6 @@ import { provider, readFixture, removeTempDirs, tempDir, writeMetadataDir } from
  * container would: the seed's volumes at the seed's paths, inputs read-only, as the image's user.
  */
 const REPO = path.join(__dirname, '..', '..');
-const HAS_BUILDAH = spawnSync('buildah', ['--version']).status === 0;
-if (!HAS_BUILDAH) {
-  // eslint-disable-next-line no-console
-  console.warn([
-    '#'.repeat(78),
-    '# SKIPPED: the merge image tests need buildah, which is not installed.',
-    '# Install it (apt-get install buildah) to build and run the merge image.',
-    '#'.repeat(78),
-  ].join('\n'));
-}
-const describeImage = HAS_BUILDAH ? describe : describe.skip;
 
 interface ImageConfig {
   readonly User: string;
@@ -35,7 +26,7 @@ function buildah(args: string[]) {
   return spawnSync('buildah', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 }
 
-describeImage('the merge image', () => {
+describeWhen('the merge image', buildahSupport(), 'buildah', () => {
   const tag = `localhost/kube-inference/merge:test-${process.pid}`;
   let config: ImageConfig;
 
@@ -46,7 +37,7 @@ describeImage('the merge image', () => {
     const size = buildah(['images', '--format', '{{.Size}}', tag]).stdout.trim();
     // eslint-disable-next-line no-console
     console.log(`merge image ${tag}: ${size}`);
-  }, 600_000);
+  });
 
   afterAll(() => {
     buildah(['rmi', '--force', tag]);

@@ -66,7 +66,7 @@ describeWhen('a ModelDeployment served through the stack (models: [model.endpoin
         metadata: { name: model.endpoint.service, namespace: 'models' },
         spec: { ports: [{ port: model.endpoint.port, targetPort: 8321 }] },
       }, modelServer.ip!);
-    }, 600_000);
+    });
     afterAll(() => {
       s?.dispose();
       network?.dispose();

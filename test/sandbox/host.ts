@@ -80,12 +80,24 @@ export function describeWithSandbox(name: string, fn: () => void): void {
 }
 
 /**
+ * How long a test (or hook) of the real components may take before jest ends it: a guard against a
+ * hang only. Whether a component came up is the component's own signal (a probe, an exit, the pod
+ * runner's deadlines), which a loaded shared machine delays well beyond jest's default of 120 s for a
+ * whole test (seen: 265 s for a suite whose tests take 30 s each on a quiet machine).
+ */
+export const REAL_COMPONENT_GUARD_MS = 600_000;
+
+/**
  * `describe` for tests that need a system tool (`what`, e.g. bubblewrap or buildah): runs them when
- * `support.ok`; otherwise fails loudly in CI (`CI=true`) and skips with the reason locally.
+ * `support.ok`, with every test of the file guarded by {@link REAL_COMPONENT_GUARD_MS} instead of
+ * jest's default; otherwise fails loudly in CI (`CI=true`) and skips with the reason locally.
  */
 export function describeWhen(name: string, s: SandboxSupport, what: string, fn: () => void): void {
   if (s.ok) {
-    describe(name, fn);
+    describe(name, () => {
+      jest.setTimeout(REAL_COMPONENT_GUARD_MS);
+      fn();
+    });
   } else if (inCi()) {
     describe(name, () => {
       test(`${what} is available (required in CI)`, () => {
