@@ -18,13 +18,13 @@ import { Cluster } from './cluster';
 import { ApiServer, apiServerSupport, apiServerVersion, NEWEST_TESTED_MINOR } from './server';
 import { initScriptsDigest } from '../../src/llama-stack/scripts';
 import { registryProblem, VERSIONS } from '../consumer/npm';
+import { goBuild } from '../sandbox/go-builds';
 import { describeWhen, SandboxSupport } from '../sandbox/host';
-import { testEnvsCacheDir } from '../sandbox/test-envs';
 
 const MINOR = NEWEST_TESTED_MINOR;
 const ROOT = path.join(__dirname, '..', '..');
 const EXAMPLE = path.join(ROOT, 'examples', 'pulumi-app');
-const SETUP = 'node scripts/test-setup/pulumi-cli.mjs (npm test runs it before jest)';
+const SETUP = 'node scripts/test-setup/pulumi-cli.mjs';
 
 /**
  * The SDK the program runs on: the newest the consumer tests pin. The lowest the peer ranges allow
@@ -43,12 +43,6 @@ const BINARIES = {
 } as const;
 type Binary = typeof BINARIES[keyof typeof BINARIES];
 
-interface Index {
-  readonly binaries?: Record<string, string>;
-  readonly version?: string;
-  readonly skipped?: string;
-}
-
 /** Each built program: its path and the version it was built from. */
 type Built = Record<Binary, { readonly file: string; readonly version: string }>;
 
@@ -56,20 +50,12 @@ type Built = Record<Binary, { readonly file: string; readonly version: string }>
 function builtPrograms(): Built | { reason: string } {
   const built: Partial<Built> = {};
   for (const [name, binary] of Object.entries(BINARIES)) {
-    const indexFile = path.join(testEnvsCacheDir(), `${name}.json`);
-    let index: Index;
-    try {
-      index = JSON.parse(fs.readFileSync(indexFile, 'utf8')) as Index;
-    } catch (e) {
-      return { reason: `${name}: no index at ${indexFile} (${(e as Error).message}); run ${SETUP}` };
-    }
-    const file = index.binaries?.[binary];
-    if (file === undefined || !fs.existsSync(file)) return { reason: `${name}: ${index.skipped ?? `${binary} is not where the index says; run ${SETUP}`}` };
-    built[binary] = { file, version: index.version! };
+    const b = goBuild(name, [binary], SETUP);
+    if ('reason' in b) return { reason: `${name}: ${b.reason}` };
+    built[binary] = { file: b.binaries[binary], version: String(b.info.version) };
   }
   return built as Built;
 }
-
 
 const programs = builtPrograms();
 

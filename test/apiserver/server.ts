@@ -11,10 +11,10 @@ import * as https from 'node:https';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { warningTexts } from '../../src/cli/cluster-dry-run';
+import { goBuild } from '../sandbox/go-builds';
 import { describeWhen, freePort, SandboxSupport } from '../sandbox/host';
-import { testEnvsCacheDir } from '../sandbox/test-envs';
 
-const SETUP = 'node scripts/test-setup/kube-apiserver.mjs (npm test runs it before jest)';
+const SETUP = 'node scripts/test-setup/kube-apiserver.mjs';
 
 /**
  * The Kubernetes minors tested against a real API server, oldest first: one Go module each in
@@ -30,34 +30,19 @@ export const NEWEST_TESTED_MINOR = TESTED_MINORS[TESTED_MINORS.length - 1];
 /** The namespace of the context `kubeconfig()` writes. */
 export const KUBECONFIG_NAMESPACE = 'kube-inference-cli';
 
-interface Index {
-  readonly binaries?: { readonly 'kube-apiserver'?: string; readonly 'etcd'?: string };
-  readonly kubernetesVersion?: string;
-  readonly skipped?: string;
-}
-
-function index(minor: string): Index | { reason: string } {
-  const file = path.join(testEnvsCacheDir(), `kube-apiserver-${minor}.json`);
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as Index;
-  } catch (e) {
-    return { reason: `no index at ${file} (${(e as Error).message}); run ${SETUP}` };
-  }
-}
+/** The built kube-apiserver and etcd of a minor (scripts/test-setup/kube-apiserver.mjs), or why there are none. */
+const build = (minor: string) => goBuild(`kube-apiserver-${minor}`, ['kube-apiserver', 'etcd'], SETUP);
 
 /** For `describeWhen`: whether the API server of a minor can run here. */
 export function apiServerSupport(minor: string): SandboxSupport {
-  const i = index(minor);
-  if ('reason' in i) return { ok: false, reason: `kube-apiserver: ${i.reason}` };
-  const binaries = [i.binaries?.['kube-apiserver'], i.binaries?.etcd];
-  if (binaries.every((b) => b !== undefined && fs.existsSync(b))) return { ok: true };
-  return { ok: false, reason: `kube-apiserver: ${i.skipped ?? `the binaries listed in the index do not exist; run ${SETUP}`}` };
+  const b = build(minor);
+  return 'reason' in b ? { ok: false, reason: `kube-apiserver: ${b.reason}` } : { ok: true };
 }
 
 /** The Kubernetes release of the built API server of a minor, e.g. `v1.37.2`. */
 export function apiServerVersion(minor: string): string {
-  const i = index(minor) as Index;
-  return i.kubernetesVersion ?? 'unknown';
+  const b = build(minor);
+  return 'reason' in b ? 'unknown' : String(b.info.kubernetesVersion);
 }
 
 /**
@@ -80,7 +65,8 @@ export interface ApiResponse {
 export class ApiServer {
   /** Starts etcd and the API server of a minor; resolves once `/readyz` answers ok. */
   public static async start(minor: string): Promise<ApiServer> {
-    const i = index(minor) as Index;
+    const b = build(minor);
+    if ('reason' in b) throw new Error(`kube-apiserver ${minor} cannot run: ${b.reason}`);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-apiserver-'));
     const [client, peer, secure] = [await freePort(), await freePort(), await freePort()];
     // Each process writes its own log file; the parent's copies of the descriptors are closed once spawned.
@@ -90,7 +76,7 @@ export class ApiServer {
       opened.push(fd);
       return fd;
     };
-    const etcd = spawn(i.binaries!.etcd!, [
+    const etcd = spawn(b.binaries.etcd, [
       '--name', 'test', '--data-dir', path.join(dir, 'etcd'),
       '--listen-client-urls', `http://127.0.0.1:${client}`, '--advertise-client-urls', `http://127.0.0.1:${client}`,
       '--listen-peer-urls', `http://127.0.0.1:${peer}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${peer}`,
@@ -103,7 +89,7 @@ export class ApiServer {
     const token = randomBytes(24).toString('hex');
     fs.writeFileSync(path.join(dir, 'tokens.csv'), `${token},kube-inference-tests,kube-inference-tests,"system:masters"\n`, { mode: 0o600 });
     const certs = path.join(dir, 'certs');
-    const apiserver = spawn(i.binaries!['kube-apiserver']!, [
+    const apiserver = spawn(b.binaries['kube-apiserver'], [
       '--etcd-servers', `http://127.0.0.1:${client}`,
       '--bind-address', '127.0.0.1', '--advertise-address', '127.0.0.1', '--secure-port', String(secure), '--cert-dir', certs,
       '--service-account-issuer', 'https://kubernetes.default.svc.cluster.local',

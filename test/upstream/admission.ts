@@ -6,10 +6,8 @@
  * modules cannot be had here, so their objects come back as not validated (`accepted: null`).
  */
 import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { goBuild } from '../sandbox/go-builds';
 import { inCi, SandboxSupport } from '../sandbox/host';
-import { testEnvsCacheDir } from '../sandbox/test-envs';
 
 /** What upstream said about one object. */
 export interface AdmissionResult {
@@ -28,28 +26,13 @@ export interface AdmissionResult {
   readonly derived?: Readonly<Record<string, unknown>>;
 }
 
-const SETUP = 'node scripts/test-setup/upstream-admission.mjs (npm test runs it before jest)';
-
-interface Index {
-  readonly binaries?: { readonly 'upstream-admission'?: string };
-  readonly skipped?: string;
-}
-
 let found: { binary: string } | { reason: string } | undefined;
 
-/** The checker's binary, or why there is none. */
+/** The checker's binary (scripts/test-setup/upstream-admission.mjs), or why there is none. */
 function checker(): { binary: string } | { reason: string } {
   if (found) return found;
-  const file = path.join(testEnvsCacheDir(), 'upstream-admission.json');
-  let index: Index;
-  try {
-    index = JSON.parse(fs.readFileSync(file, 'utf8')) as Index;
-  } catch (e) {
-    return (found = { reason: `no index at ${file} (${(e as Error).message}); run ${SETUP}` });
-  }
-  const binary = index.binaries?.['upstream-admission'];
-  if (binary && fs.existsSync(binary)) return (found = { binary });
-  return (found = { reason: index.skipped ?? `${binary} listed in ${file} does not exist; run ${SETUP}` });
+  const b = goBuild('upstream-admission', ['upstream-admission'], 'node scripts/test-setup/upstream-admission.mjs');
+  return (found = 'reason' in b ? b : { binary: b.binaries['upstream-admission'] });
 }
 
 /** For `describeWhen`: whether upstream admission can run here. */
