@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { describeWithSandbox } from './host';
-import { LeftRunningRegistry, registerRunning } from './left-running';
+import { leftRunningRegistry, registerRunning } from './left-running';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -24,8 +24,7 @@ describeWithSandbox('the tests\' jest environment', () => {
 });
 
 describe('registerRunning', () => {
-  const KEY = Symbol.for('kube-inference-constructs.left-running');
-  const registry = (globalThis as any)[KEY] as LeftRunningRegistry;
+  const registry = leftRunningRegistry()!;
 
   test('records a process until it is forgotten, telling two of the same name apart', () => {
     const forgetA = registerRunning('server (pid 1)', () => undefined);

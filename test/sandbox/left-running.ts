@@ -21,7 +21,7 @@ export interface LeftRunningRegistry {
  * (a pod of a timed-out test going on with its next container), the process is ended at once.
  */
 export function registerRunning(description: string, kill: () => void): () => void {
-  const registry = (globalThis as { [KEY]?: LeftRunningRegistry })[KEY];
+  const registry = leftRunningRegistry();
   if (!registry) return () => undefined; // another jest environment, or no jest: nothing to end them
   if (registry.closed) {
     kill();
@@ -32,4 +32,9 @@ export function registerRunning(description: string, kill: () => void): () => vo
   for (let n = 2; registry.running.has(key); n++) key = `${description} #${n}`;
   registry.running.set(key, kill);
   return () => registry.running.delete(key);
+}
+
+/** The registry environment.cjs made for the current test file; undefined under another environment. */
+export function leftRunningRegistry(): LeftRunningRegistry | undefined {
+  return (globalThis as { [KEY]?: LeftRunningRegistry })[KEY];
 }
