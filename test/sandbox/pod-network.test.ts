@@ -4,6 +4,7 @@
  * from one pod to another. Small Python servers stand in for the real ones here; the pod tests run the
  * real Llama Stack server this way (test/pod-startup/provider-*.test.ts).
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -140,5 +141,24 @@ describeWhen('runPod on a pod network', sandbox.ok ? podNetworkSupport() : sandb
     expect(pod.status).toBe('Init:Unready');
     expect(pod.container('sidecar').probe).toMatch(/^Startup probe failed: dial tcp 10\.213\.\d+\.\d+:18000/);
     expect(pod.container('files')).toMatchObject({ state: 'waiting', reason: 'PodInitializing' });
+  });
+});
+
+describeWhen('the pod network\'s bridge', podNetworkSupport(), 'root, iproute2 and iptables', () => {
+  test('keeps its MAC address while pods come and go (the pods\' ARP caches stay right)', () => {
+    const network = PodNetwork.create();
+    try {
+      const bridge = execFileSync('ip', ['-o', 'addr', 'show', 'to', network.nodeIP], { encoding: 'utf8' }).split(/\s+/)[1];
+      const mac = () => fs.readFileSync(`/sys/class/net/${bridge}/address`, 'utf8').trim();
+      const first = mac();
+      const pods = [1, 2, 3, 4, 5].map((i) => network.attach(`pod-${i}`));
+      expect(mac()).toBe(first);
+      for (const pod of pods) {
+        network.detach(pod);
+        expect(mac()).toBe(first);
+      }
+    } finally {
+      network.dispose();
+    }
   });
 });

@@ -56,6 +56,11 @@ export class PodNetwork {
     for (let n = FIRST_SUBNET; n <= LAST_SUBNET; n++) {
       const bridge = `kicbr${n}`;
       if (spawnSync('ip', ['link', 'add', bridge, 'type', 'bridge'], { stdio: 'ignore' }).status !== 0) continue;
+      // Its MAC address set, so that it stays: a bridge with a random one takes the lowest of its ports',
+      // and a pod leaving with that port changed the node's MAC under the pods' ARP caches, so answers to
+      // the node went nowhere (seen: a test's request to the server never answered, after another pod
+      // was stopped). Bridges of CNI plugins and Docker pin theirs the same way.
+      ip('link', 'set', bridge, 'address', fs.readFileSync(`/sys/class/net/${bridge}/address`, 'utf8').trim());
       ip('addr', 'add', `10.213.${n}.1/24`, 'dev', bridge);
       ip('link', 'set', bridge, 'up');
       return new PodNetwork(n, bridge);
