@@ -133,7 +133,7 @@ docgenCheck.exec('node scripts/docgen.mjs --check');
 // Kubernetes API servers with their etcd and the Pulumi CLI with its language host and Kubernetes
 // provider (all built from the Go module proxy), runs jest, then checks generated files.
 project.testTask.prependSpawn(project.addTask('test:setup', {
-  description: 'Set up the cached test environments (scripts/test-setup/all.mjs): the OGX and llama-stack servers and provider wheels (llama-stack-envs.mjs) beside the Go builds: the upstream admission checker (upstream-admission.mjs), kube-apiserver with etcd (kube-apiserver.mjs) and the Pulumi CLI with its Node.js language host and Kubernetes provider (pulumi-cli.mjs)',
+  description: 'Set up the cached test environments (scripts/test-setup/all.mjs): the OGX and llama-stack servers and provider wheels (llama-stack-envs.mjs) beside the Go builds: the upstream admission checker (upstream-admission.mjs), kube-apiserver with etcd and the programs of a single-node cluster (kubernetes.mjs) and the Pulumi CLI with its Node.js language host and Kubernetes provider (pulumi-cli.mjs)',
   exec: 'node scripts/test-setup/all.mjs',
 }));
 // jest transpiles test files one by one (isolatedModules) without checking their types: they are

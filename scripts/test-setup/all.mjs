@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Sets up every cached test environment before jest (`npm test` runs it as test:setup), in two lanes
 // at once: the Python environments (llama-stack-envs.mjs: mostly downloads and unpacking) beside the
-// Go builds (upstream-admission.mjs, kube-apiserver.mjs, pulumi-cli.mjs, one after another: each keeps
+// Go builds (upstream-admission.mjs, kubernetes.mjs, pulumi-cli.mjs, one after another: each keeps
 // both cores busy). Cold, the lanes overlap instead of adding up; warm, each step only reads its
 // `ready` marker. Each script's own output goes through unchanged (whole lines); the run fails when a
 // step fails, after both lanes ended.
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const LANES = [
   ['llama-stack-envs.mjs'],
-  ['upstream-admission.mjs', 'kube-apiserver.mjs', 'pulumi-cli.mjs'],
+  ['upstream-admission.mjs', 'kubernetes.mjs', 'pulumi-cli.mjs'],
 ];
 
 /** Runs the scripts of a lane one after another; resolves to the first failure, or undefined. */

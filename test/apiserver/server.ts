@@ -1,6 +1,6 @@
 /**
  * A real Kubernetes API server for the tests: `kube-apiserver` and `etcd` built from the Go module
- * proxy by scripts/test-setup/kube-apiserver.mjs (k8s.io/kubernetes at each pinned release, etcd at the
+ * proxy by scripts/test-setup/kubernetes.mjs (k8s.io/kubernetes at each pinned release, etcd at the
  * release that Kubernetes release requires), started on loopback with random ports, a throw-away data
  * directory, self-generated certificates and service-account keys, and stopped after the run.
  */
@@ -14,14 +14,14 @@ import { warningTexts } from '../../src/cli/cluster-dry-run';
 import { goBuild } from '../sandbox/go-builds';
 import { describeWhen, freePort, SandboxSupport } from '../sandbox/host';
 
-const SETUP = 'node scripts/test-setup/kube-apiserver.mjs';
+const SETUP = 'node scripts/test-setup/kubernetes.mjs';
 
 /**
  * The Kubernetes minors tested against a real API server, oldest first: one Go module each in
- * test/kube-apiserver/<minor>/ (the newest release the library supports and the oldest).
+ * test/kubernetes/<minor>/ (the newest release the library supports and the oldest).
  */
-export const TESTED_MINORS: readonly string[] = fs.readdirSync(path.join(__dirname, '..', 'kube-apiserver'))
-  .filter((d) => fs.existsSync(path.join(__dirname, '..', 'kube-apiserver', d, 'go.mod')))
+export const TESTED_MINORS: readonly string[] = fs.readdirSync(path.join(__dirname, '..', 'kubernetes'))
+  .filter((d) => fs.existsSync(path.join(__dirname, '..', 'kubernetes', d, 'go.mod')))
   .sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]));
 
 /** The newest minor tested: the one a test that needs one server runs against. */
@@ -30,7 +30,7 @@ export const NEWEST_TESTED_MINOR = TESTED_MINORS[TESTED_MINORS.length - 1];
 /** The namespace of the context `kubeconfig()` writes. */
 export const KUBECONFIG_NAMESPACE = 'kube-inference-cli';
 
-/** The built kube-apiserver and etcd of a minor (scripts/test-setup/kube-apiserver.mjs), or why there are none. */
+/** The built kube-apiserver and etcd of a minor (scripts/test-setup/kubernetes.mjs), or why there are none. */
 const build = (minor: string) => goBuild(`kube-apiserver-${minor}`, ['kube-apiserver', 'etcd'], SETUP);
 
 /** For `describeWhen`: whether the API server of a minor can run here. */

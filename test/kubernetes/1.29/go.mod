@@ -1,4 +1,4 @@
-module kube-inference-constructs/test/kube-apiserver/1.29
+module kube-inference-constructs/test/kubernetes/1.29
 
 go 1.21
 

@@ -1,4 +1,4 @@
-module kube-inference-constructs/test/kube-apiserver/1.37
+module kube-inference-constructs/test/kubernetes/1.37
 
 go 1.26.0
 

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// Builds the real Kubernetes programs for the tests from the Go module proxy, one module per Kubernetes
+// release tested: test/kubernetes/<minor>/go.mod (written by kubernetes-module.mjs) requires
+// k8s.io/kubernetes at that release, with every k8s.io staging module replaced by its published version
+// (as Go projects that depend on Kubernetes do), and go.etcd.io/etcd/server/v3 at the release that
+// Kubernetes release requires. Per minor: the API server and etcd (index `kube-apiserver-<minor>.json`,
+// test/apiserver) and, for the minors in CLUSTER_MINORS, the rest of a single-node cluster (index
+// `kube-cluster-<minor>.json`, test/cluster). Cached: a second run does nothing. See go-build.mjs.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setUpGoPrograms } from './go-build.mjs';
+import { CLUSTER_MINORS, apiServerPrograms, clusterPrograms } from './kubernetes-programs.mjs';
+
+const MODULES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'kubernetes');
+
+for (const minor of fs.readdirSync(MODULES).filter((d) => fs.existsSync(path.join(MODULES, d, 'go.mod'))).sort()) {
+  const goMod = fs.readFileSync(path.join(MODULES, minor, 'go.mod'), 'utf8');
+  /** The version go.mod requires of a module. */
+  const required = (module) => new RegExp(`^(?:require)?\\s*${module.replace(/[.]/g, '\\.')} (v\\S+)`, 'm').exec(goMod)?.[1];
+  const kubernetes = required('k8s.io/kubernetes');
+  const info = { kubernetesVersion: kubernetes, etcdVersion: required('go.etcd.io/etcd/server/v3') };
+  setUpGoPrograms({
+    name: `kube-apiserver-${minor}`,
+    module: `kubernetes/${minor}`,
+    binaries: apiServerPrograms(kubernetes),
+    what: `Rendered objects are not sent to a real Kubernetes ${minor} API server in this run`,
+    info,
+  });
+  if (CLUSTER_MINORS.includes(minor)) {
+    setUpGoPrograms({
+      name: `kube-cluster-${minor}`,
+      module: `kubernetes/${minor}`,
+      binaries: clusterPrograms(kubernetes),
+      what: `What we render is not run on a real Kubernetes ${minor} cluster in this run`,
+      info,
+    });
+  }
+}
