@@ -56,6 +56,10 @@ describeWhen('a real single-node cluster', clusterSupport(), 'the single-node cl
   let before: ReturnType<typeof hostState>;
 
   beforeAll(async () => {
+    // The host as it is without a cluster: after another test file's cluster (the lock) and whatever a
+    // crashed run left (the sweep), which KubeCluster.start would otherwise find.
+    await acquireClusterLock(20 * 60_000);
+    sweepNodeHost();
     before = hostState();
     cluster = await KubeCluster.start();
     const image = execFileSync('bash', [path.join(REPO_ROOT, 'scripts', 'merge-image', 'local-base.sh')], { encoding: 'utf8' }).trim();

@@ -63,10 +63,12 @@ export class KubeCluster {
    * once the node is Ready and the `default` ServiceAccount exists.
    */
   public static async start(): Promise<KubeCluster> {
+    if (KubeCluster.running) throw new Error('this process runs a single-node cluster already: stop it first');
     await acquireClusterLock(20 * 60_000);
     const leftovers = sweepNodeHost();
     if (leftovers.length > 0) process.stderr.write(`single-node cluster: swept what an earlier run left: ${leftovers.join('; ')}\n`);
     const cluster = new KubeCluster();
+    KubeCluster.running = true;
     try {
       await cluster.bringUp();
       return cluster;
@@ -75,6 +77,8 @@ export class KubeCluster {
       throw e;
     }
   }
+
+  private static running = false;
 
   /** The admin kubeconfig (a member of `system:masters`), for kubectl and the CLI under test. */
   public readonly kubeconfig = path.join(CLUSTER_DIR, 'admin.kubeconfig');
@@ -144,12 +148,14 @@ export class KubeCluster {
   private stopNow(): void {
     if (this.stopped) return;
     this.stopped = true;
+    KubeCluster.running = false;
     for (const p of this.processes.values()) p.removeAllListeners('exit');
     if (process.env.KIC_CLUSTER_KEEP === '1') {
       // For a look inside after the test: the next start (or test/cluster/sweep.ts) sweeps it.
       process.stderr.write(`KIC_CLUSTER_KEEP=1: the single-node cluster keeps running: kubectl --kubeconfig ${this.kubeconfig} get pods -A; `
         + `its components' logs are in ${path.join(CLUSTER_DIR, 'logs')}; remove it with: npx ts-node test/cluster/sweep.ts\n`);
       this.forget();
+      for (const p of this.processes.values()) p.unref();
       return;
     }
     try {

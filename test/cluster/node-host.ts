@@ -51,7 +51,8 @@ export const RUNTIME_PATHS = ['/run/containerd', '/var/lib/cni', '/var/log/conta
 
 /**
  * Takes the machine's cluster lock for this process, waiting (up to `waitMs`) while another live process
- * holds it; a lock whose holder is gone is taken over (its leftovers are then swept by the caller).
+ * holds it; a lock whose holder is gone is taken over (its leftovers are then swept by the caller). When
+ * this process holds it already, it keeps it.
  */
 export async function acquireClusterLock(waitMs: number): Promise<void> {
   fs.mkdirSync(path.dirname(LOCK), { recursive: true });
@@ -68,7 +69,7 @@ export async function acquireClusterLock(waitMs: number): Promise<void> {
       fs.rmSync(LOCK, { force: true });
       continue;
     }
-    if (holder === process.pid) throw new Error('this process already runs the single-node cluster');
+    if (holder === process.pid) return;
     if (Date.now() > deadline) throw new Error(`the single-node cluster is in use by process ${holder} (${LOCK}) for longer than ${waitMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 2000));
   }

@@ -19,11 +19,16 @@ import { buildProjectWheel, SAMPLE_PROVIDER_DIR } from '../sandbox/wheels';
  */
 export function buildSampleProviderImage(s: Scenario, tag: string): ContainerImage {
   const context = s.path('sample-provider-context');
-  fs.cpSync(SAMPLE_PROVIDER_DIR, context, { recursive: true });
-  buildProjectWheel(context, path.join(context, 'dist'));
-  buildProjectWheel(path.join(context, 'deps', 'acme-text-utils'), path.join(context, 'dist'));
+  prepareSampleProviderContext(context);
   buildImage(context, path.join(context, 'Containerfile'), tag, { PYTHON_IMAGE: 'scratch' });
   const built = extractImage(tag, s.path('sample-provider-rootfs'), 'overlay');
   // The host stands in for the python base image, whose PATH leads to its python3.
   return { ...built, env: { ...pythonImageEnv(), ...built.env, PATH: pythonImageEnv().PATH } };
+}
+
+/** The build context of the sample provider's Containerfile in `context`: a copy of the example, its wheels built into `dist/`. */
+export function prepareSampleProviderContext(context: string): void {
+  fs.cpSync(SAMPLE_PROVIDER_DIR, context, { recursive: true });
+  buildProjectWheel(context, path.join(context, 'dist'));
+  buildProjectWheel(path.join(context, 'deps', 'acme-text-utils'), path.join(context, 'dist'));
 }

@@ -1,0 +1,165 @@
+/**
+ * Images for the single-node cluster, built with buildah on this machine as their projects build them,
+ * under the names the manifests use (no registry is reachable; `KubeCluster.loadImage` puts them in the
+ * node's containerd):
+ * - a Debian bookworm base (`debootstrap --variant=minbase` from Debian's mirror, as the official `debian`
+ *   images are made) with the libraries `python:3.12-slim` adds, cached in the test cache;
+ * - a Python base on it: the test set-up's Python 3.12 (the interpreter the test environments' venvs were
+ *   made with) at its own path, with `python3`, `python` and `pip` in /usr/local/bin, as `python:3.12-slim`;
+ * - the server's distribution image: the real server's virtual environment from the test set-up at its
+ *   own path, laid out as upstream's containers/Containerfile lays out `ogxai/distribution-<name>`
+ *   (test/sandbox/images.ts distributionImage). The environment's torch layer is left out (4.5 GB with its
+ *   CUDA libraries): only the starter distribution's inline sentence-transformers provider imports it, so
+ *   the stories here give the server a config without it;
+ * - the sample provider's image, from its own Containerfile on that Python base;
+ * - the merge image, by this repository's scripts/merge-image/build.sh.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { run } from './node-host';
+import { prepareSampleProviderContext } from '../pod-startup/sample-provider-image';
+import { buildImage } from '../sandbox/buildah';
+import { SandboxSupport } from '../sandbox/host';
+import { distributionImage, ImagePython, REPO_ROOT, venvBasePython } from '../sandbox/images';
+import { LlamaStackEnv, testEnvsCacheDir } from '../sandbox/test-envs';
+
+const DEBIAN_MIRROR = 'http://deb.debian.org/debian';
+const SUITE = 'bookworm';
+/**
+ * What `python:3.12-slim` adds to Debian for its Python: certificates, netbase, tzdata and the
+ * libraries its interpreter and extension modules link (docker-library/python's Dockerfile keeps those
+ * it finds with ldd); here the ones the test set-up's Python links, checked by `pythonImage`.
+ */
+const PYTHON_RUNTIME_PACKAGES = [
+  'ca-certificates', 'netbase', 'tzdata', 'libssl3', 'libsqlite3-0', 'libffi8', 'libbz2-1.0', 'liblzma5', 'libreadline8', 'libncursesw6',
+  'libtinfo6', 'libuuid1', 'zlib1g', 'libexpat1', 'libgssapi-krb5-2', 'libnsl2', 'libtirpc3', 'libcrypt1', 'libbsd0', 'libmd0',
+];
+
+/** For `describeWhen`: whether the images can be built here (buildah is checked by `clusterSupport`). */
+export function clusterImagesSupport(): SandboxSupport {
+  return spawnSync('debootstrap', ['--version'], { stdio: 'ignore' }).error
+    ? { ok: false, reason: 'debootstrap is not installed (the Debian base of the images): apt-get install debootstrap' } : { ok: true };
+}
+
+/** Whether buildah has `image` already. */
+function built(image: string): boolean {
+  return spawnSync('buildah', ['inspect', '--type', 'image', image], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * Commits an image `from` a base after `build(container, root)` ran with the working container's root
+ * file system mounted at `root` (files copied there as root keep their owners and modes); the container
+ * is removed whatever happens.
+ */
+function commitImage(image: string, from: string, build: (container: string, root: string) => void): string {
+  const container = run('buildah', ['from', '--quiet', '--pull=never', from]).trim();
+  try {
+    build(container, run('buildah', ['mount', container]).trim());
+    spawnSync('buildah', ['umount', container], { stdio: 'ignore' });
+    run('buildah', ['commit', '--quiet', container, image]);
+  } finally {
+    spawnSync('buildah', ['rm', container], { stdio: 'ignore' });
+  }
+  return image;
+}
+
+/** Copies `source` (a file or directory) to `target` under `root`, keeping owners, modes and links. */
+function copyInto(root: string, source: string, target: string): void {
+  const dest = path.join(root, target);
+  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  run('cp', ['-a', '--no-target-directory', source, dest]);
+}
+
+/** Makes every directory from `dir` up to the root enterable by every user (the pods run as non-root users). */
+function openPath(root: string, dir: string): void {
+  for (let d = dir; d !== '/'; d = path.dirname(d)) run('chmod', ['o+rx', path.join(root, d)]);
+}
+
+/** The Debian base image with Python's runtime libraries, from a root file system debootstrap made once (cached under the test cache). */
+export function debianImage(): string {
+  const image = `localhost/kube-inference-tests/debian:${SUITE}-python-runtime-${hash(PYTHON_RUNTIME_PACKAGES.join(','))}`;
+  if (built(image)) return image;
+  const rootfs = path.join(testEnvsCacheDir(), 'cluster-images', `debian-${SUITE}-python-runtime-${hash(PYTHON_RUNTIME_PACKAGES.join(','))}`);
+  if (!fs.existsSync(path.join(rootfs, 'ready'))) {
+    const staging = `${rootfs}.staging-${process.pid}`;
+    fs.rmSync(staging, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(rootfs), { recursive: true });
+    run('debootstrap', ['--variant=minbase', `--include=${PYTHON_RUNTIME_PACKAGES.join(',')}`, SUITE, staging, DEBIAN_MIRROR]);
+    // apt's downloaded packages are not part of an image.
+    fs.rmSync(path.join(staging, 'var', 'cache', 'apt', 'archives'), { recursive: true, force: true });
+    fs.writeFileSync(path.join(staging, 'ready'), '');
+    fs.rmSync(rootfs, { recursive: true, force: true });
+    fs.renameSync(staging, rootfs);
+  }
+  return commitImage(image, 'scratch', (c, root) => {
+    for (const entry of fs.readdirSync(rootfs).filter((e) => e !== 'ready')) copyInto(root, path.join(rootfs, entry), `/${entry}`);
+    run('buildah', ['config', '--env', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', '--cmd', '["bash"]', c]);
+  });
+}
+
+/** The Python base image: `python` (an installation prefix) on the Debian base, as `python:<version>-slim`. */
+export function pythonImage(python: ImagePython): string {
+  const version = spawnSync(path.join(python.binDir, 'python3'), ['-c', 'import sys; print("%d.%d.%d" % sys.version_info[:3])'], { encoding: 'utf8' }).stdout.trim();
+  const image = `localhost/kube-inference-tests/python:${version}-slim-${hash(python.prefix)}`;
+  if (built(image)) return image;
+  return commitImage(image, debianImage(), (c, root) => {
+    copyInto(root, python.prefix, python.prefix);
+    openPath(root, python.prefix);
+    for (const [name, target] of [['python3', 'python3'], ['python', 'python3'], ['pip', 'pip3'], ['pip3', 'pip3']]) {
+      fs.symlinkSync(path.join(python.binDir, target), path.join(root, 'usr', 'local', 'bin', name));
+    }
+    // Every library the interpreter and its standard extension modules link is in the image (Tk aside,
+    // which no server imports), or the image is refused here rather than a module failing in a pod.
+    const missing = run('chroot', [root, '/bin/sh', '-c', 'for f in "$1"/bin/python3.* "$1"/lib/python3.*/lib-dynload/*.so; do '
+      + 'case "$f" in *_tkinter*) continue ;; esac; ldd "$f" | sed -n "s|^\\s*\\(\\S*\\) => not found|$f: \\1|p"; done', 'sh', python.prefix]).trim();
+    if (missing) throw new Error(`the Python base image lacks libraries (add their packages to PYTHON_RUNTIME_PACKAGES):\n${missing}`);
+    run('buildah', ['config', '--env', 'LANG=C.UTF-8', '--cmd', '["python3"]', c]);
+  });
+}
+
+/**
+ * The distribution image of a server environment, named `image`: the environment's directory (its venv
+ * and what the server reads besides, e.g. the tiktoken cache) at its own path on the Python base of its
+ * venv, and upstream's layout, environment, entrypoint and working directory.
+ */
+export function distributionServerImage(image: string, install: LlamaStackEnv): string {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-cluster-distribution-'));
+  try {
+    const layout = distributionImage(work, install);
+    return commitImage(image, pythonImage(venvBasePython(install.venv)), (c, root) => {
+      for (const entry of fs.readdirSync(work)) copyInto(root, path.join(work, entry), `/${entry}`);
+      copyInto(root, install.dir, install.dir);
+      openPath(root, install.dir);
+      const config = ['--workingdir', layout.workingDir ?? '/', '--entrypoint', JSON.stringify(layout.entrypoint), '--cmd', '[]'];
+      for (const [k, v] of Object.entries(layout.env ?? {})) config.push('--env', `${k}=${v}`);
+      run('buildah', ['config', ...config, c]);
+    });
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The sample provider's image, named `image`, built from its Containerfile on the Python base `python`. */
+export function sampleProviderImage(image: string, python: ImagePython): string {
+  const context = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-cluster-sample-provider-'));
+  try {
+    prepareSampleProviderContext(context);
+    buildImage(context, path.join(context, 'Containerfile'), image, { PYTHON_IMAGE: pythonImage(python) });
+  } finally {
+    fs.rmSync(context, { recursive: true, force: true });
+  }
+  return image;
+}
+
+/** The merge image, built from this repository by its own script, named `image`. */
+export function mergeImageNamed(image: string): string {
+  run(path.join(REPO_ROOT, 'scripts', 'merge-image', 'build.sh'), ['--tag', image]);
+  return image;
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 8);
+}
