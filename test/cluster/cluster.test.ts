@@ -123,6 +123,9 @@ describeWhen('a real single-node cluster', clusterSupport(), 'the single-node cl
   test('the Service answers through kube-proxy, from the host and from a pod, with both replicas behind it', async () => {
     const clusterIP = cluster.get(['service', 'echo', '-n', NAMESPACE]).spec.clusterIP;
     const names = new Set(pods().map((p) => p.metadata.name));
+    // kube-proxy writes the Service's rules once it sees the ready endpoints, a moment after the rollout;
+    // until then the Service refuses connections (its "has no endpoints" rule).
+    await cluster.waitFor('the Service answering', () => get(`http://${clusterIP}/`), 120_000, ['get', 'endpointslices', '-n', NAMESPACE, '-o', 'yaml']);
     const seen = new Set<string>();
     for (let i = 0; i < 40 && seen.size < 2; i++) seen.add(await get(`http://${clusterIP}/`));
     expect(seen).toEqual(names);

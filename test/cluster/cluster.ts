@@ -106,15 +106,17 @@ export class KubeCluster {
   }
 
   /**
-   * Polls `check` (every second) until it returns a value, up to `timeoutMs`; the error then says what was
-   * awaited and what `describe` (a kubectl command) shows.
+   * Polls `check` (every second) until it returns a value, up to `timeoutMs`; a check that throws counts as
+   * not yet. The error then says what was awaited, the last error, and what `describe` (a kubectl command) shows.
    */
-  public async waitFor<T>(what: string, check: () => T | undefined, timeoutMs = 300_000, describe?: readonly string[]): Promise<T> {
+  public async waitFor<T>(
+    what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 300_000, describe?: readonly string[],
+  ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     let last = '';
     for (;;) {
       try {
-        const value = check();
+        const value = await check();
         if (value !== undefined) return value;
       } catch (e) {
         last = (e as Error).message;

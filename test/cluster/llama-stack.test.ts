@@ -78,6 +78,9 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX})`, firstUnsu
       }, 480_000, ['describe', 'pods', '-n', NAMESPACE]);
       const service = cluster.get(['service', 'llama-stack-service', '-n', NAMESPACE]);
       base = `http://${service.spec.clusterIP}:${service.spec.ports[0].port}`;
+      // kube-proxy writes the Service's rules a moment after the endpoint became ready.
+      await cluster.waitFor('the server answering through its Service', () => request(`${base}/v1/health`), 120_000,
+        ['get', 'endpointslices', '-n', NAMESPACE, '-o', 'yaml']);
     });
 
     afterAll(async () => {
