@@ -160,15 +160,22 @@ function safeReadlink(file: string): string {
 
 /**
  * Ends the cluster's processes: those whose command line names CLUSTER_DIR (every program the harness
- * starts, containerd's shims) and those in a `kubepods` cgroup (the containers), until none is left.
+ * starts, containerd's shims) and those in the kubelet's `kubepods` cgroup (the containers), until none
+ * is left. The kubelet (cgroupfs driver) makes `kubepods` at the top of the hierarchy mounted at
+ * /sys/fs/cgroup, which a container's own cgroup is when the tests run in one: a test runner that is
+ * itself a pod of another cluster (its cgroup `/kubepods/…`) is never taken for ours.
  */
 function endClusterProcesses(): string[] {
+  const top = cgroupMountRoot();
+  const kubepods = top === undefined ? undefined : `${top === '/' ? '' : top}/kubepods`;
+  const inOurKubepods = (pid: string) => {
+    const cgroup = cgroupOf(pid);
+    return kubepods !== undefined && cgroup !== undefined && (cgroup === kubepods || cgroup.startsWith(`${kubepods}/`));
+  };
   const killed = new Set<string>();
   for (let round = 0; round < 50; round++) {
-    const pids = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid).filter((pid) => {
-      const cmdline = readOrEmpty(`/proc/${pid}/cmdline`);
-      return cmdline.includes(CLUSTER_DIR) || /\/kubepods[/.]/.test(readOrEmpty(`/proc/${pid}/cgroup`));
-    });
+    const pids = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)
+      .filter((pid) => readOrEmpty(`/proc/${pid}/cmdline`).includes(CLUSTER_DIR) || inOurKubepods(pid));
     const living = pids.filter((pid) => !readOrEmpty(`/proc/${pid}/stat`).includes(') Z '));
     if (living.length === 0) break;
     for (const pid of living) {
@@ -182,6 +189,27 @@ function endClusterProcesses(): string[] {
     spawnSync('sleep', ['0.1']);
   }
   return [...killed].sort();
+}
+
+/**
+ * A process's cgroup path in the hierarchy the kubelet uses: cgroup v1's memory controller's, else the
+ * unified (v2) one; undefined when the process is gone.
+ */
+function cgroupOf(pid: string): string | undefined {
+  const lines = readOrEmpty(`/proc/${pid}/cgroup`).split('\n');
+  const line = lines.find((l) => /^\d+:(?:[^:]*,)?memory(?:,[^:]*)?:/.test(l)) ?? lines.find((l) => l.startsWith('0::'));
+  return line?.split(':').slice(2).join(':');
+}
+
+/** Which part of the hierarchy of `cgroupOf` is mounted under /sys/fs/cgroup (a container sees its own). */
+function cgroupMountRoot(): string | undefined {
+  const mounts = readOrEmpty('/proc/self/mountinfo').split('\n').map((line) => {
+    const [before, after = ''] = line.split(' - ');
+    const [fstype, , superOptions = ''] = after.split(' ');
+    return { root: before.split(' ')[3], fstype, superOptions: superOptions.split(',') };
+  });
+  const mount = mounts.find((m) => m.fstype === 'cgroup' && m.superOptions.includes('memory')) ?? mounts.find((m) => m.fstype === 'cgroup2');
+  return mount?.root;
 }
 
 /** Mount points at or below `dir`, deepest first. */
