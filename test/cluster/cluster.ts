@@ -84,7 +84,6 @@ export class KubeCluster {
   public readonly kubeconfig = path.join(CLUSTER_DIR, 'admin.kubeconfig');
   private readonly processes = new Map<string, ChildProcess>();
   private readonly forget: () => void;
-  private apiPort = 0;
   private stopped = false;
 
   private constructor() {
@@ -192,7 +191,7 @@ export class KubeCluster {
     fs.writeFileSync(path.join(pki, 'tokens.csv'), Object.values(identities).map((i) => `${i.token},${i.user},${i.user},"${i.groups}"\n`).join(''), { mode: 0o600 });
 
     const [etcdClient, etcdPeer] = [await freePort(), await freePort()];
-    this.apiPort = await freePort();
+    const apiPort = await freePort();
     this.launch('etcd', apiserver.binaries.etcd, [
       '--name', 'node', '--data-dir', path.join(CLUSTER_DIR, 'etcd'),
       '--listen-client-urls', `http://127.0.0.1:${etcdClient}`, '--advertise-client-urls', `http://127.0.0.1:${etcdClient}`,
@@ -203,7 +202,7 @@ export class KubeCluster {
     this.launch('kube-apiserver', apiserver.binaries['kube-apiserver'], [
       '--etcd-servers', `http://127.0.0.1:${etcdClient}`,
       // On the node's address, which the pods reach as the `kubernetes` Service's endpoint.
-      '--bind-address', NODE_IP, '--advertise-address', NODE_IP, '--secure-port', String(this.apiPort), '--cert-dir', certDir,
+      '--bind-address', NODE_IP, '--advertise-address', NODE_IP, '--secure-port', String(apiPort), '--cert-dir', certDir,
       '--service-account-issuer', 'https://kubernetes.default.svc.cluster.local',
       '--service-account-key-file', path.join(pki, 'sa.pub'), '--service-account-signing-key-file', path.join(pki, 'sa.key'),
       '--service-cluster-ip-range', SERVICE_SUBNET,
@@ -215,8 +214,8 @@ export class KubeCluster {
     ]);
     const ca = path.join(certDir, 'apiserver.crt');
     await this.waitFor('kube-apiserver serving', () => (fs.existsSync(ca) ? true : undefined), 180_000);
-    const kubeconfigOf = (name: string, who: Identity) => writeKubeconfig(path.join(CLUSTER_DIR, `${name}.kubeconfig`), this.apiPort, ca, who.token);
-    writeKubeconfig(this.kubeconfig, this.apiPort, ca, identities.admin.token);
+    const kubeconfigOf = (name: string, who: Identity) => writeKubeconfig(path.join(CLUSTER_DIR, `${name}.kubeconfig`), apiPort, ca, who.token);
+    writeKubeconfig(this.kubeconfig, apiPort, ca, identities.admin.token);
     await this.waitFor('kube-apiserver ready', () => (this.kubectl(['get', '--raw', '/readyz']).trim() === 'ok' ? true : undefined), 180_000);
 
     this.launch('containerd', 'containerd', ['--config', writeFile('containerd/config.toml', containerdConfig())]);

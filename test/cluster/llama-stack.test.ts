@@ -48,7 +48,7 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX})`, firstUnsu
     let cluster: KubeCluster;
     let base: string;
 
-    // The images first, each its own hook (cold, the Debian base comes from the mirror).
+    // The images in a hook of their own, before the apply's (cold, the Debian base comes from the mirror).
     beforeAll(async () => {
       cluster = await KubeCluster.start();
       const install = env.value!;
