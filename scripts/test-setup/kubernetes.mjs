@@ -5,7 +5,8 @@
 // (as Go projects that depend on Kubernetes do), and go.etcd.io/etcd/server/v3 at the release that
 // Kubernetes release requires. Per minor: the API server and etcd (index `kube-apiserver-<minor>.json`,
 // test/apiserver) and, for the minors in CLUSTER_MINORS, the rest of a single-node cluster (index
-// `kube-cluster-<minor>.json`, test/cluster). Cached: a second run does nothing. See go-build.mjs.
+// `kube-cluster-<minor>.json`, test/cluster). With a cluster, its DNS too: CoreDNS from its own module,
+// test/coredns/ (index `coredns.json`). Cached: a second run does nothing. See go-build.mjs.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,12 +15,13 @@ import { CLUSTER_MINORS, apiServerPrograms, clusterPrograms } from './kubernetes
 
 const MODULES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'kubernetes');
 
+/** The version a go.mod's text requires of a module. */
+const required = (goMod, module) => new RegExp(`^(?:require)?\\s*${module.replace(/[.]/g, '\\.')} (v\\S+)`, 'm').exec(goMod)?.[1];
+
 for (const minor of fs.readdirSync(MODULES).filter((d) => fs.existsSync(path.join(MODULES, d, 'go.mod'))).sort()) {
   const goMod = fs.readFileSync(path.join(MODULES, minor, 'go.mod'), 'utf8');
-  /** The version go.mod requires of a module. */
-  const required = (module) => new RegExp(`^(?:require)?\\s*${module.replace(/[.]/g, '\\.')} (v\\S+)`, 'm').exec(goMod)?.[1];
-  const kubernetes = required('k8s.io/kubernetes');
-  const info = { kubernetesVersion: kubernetes, etcdVersion: required('go.etcd.io/etcd/server/v3') };
+  const kubernetes = required(goMod, 'k8s.io/kubernetes');
+  const info = { kubernetesVersion: kubernetes, etcdVersion: required(goMod, 'go.etcd.io/etcd/server/v3') };
   setUpGoPrograms({
     name: `kube-apiserver-${minor}`,
     module: `kubernetes/${minor}`,
@@ -36,4 +38,17 @@ for (const minor of fs.readdirSync(MODULES).filter((d) => fs.existsSync(path.joi
       info,
     });
   }
+}
+
+// The cluster's DNS: CoreDNS at the release test/coredns/go.mod requires (`go get
+// github.com/coredns/coredns@<release> && go mod tidy` there moves it), in a module of its own: its
+// dependencies are not Kubernetes', and sharing a module would move the Kubernetes programs' too.
+if (CLUSTER_MINORS.length > 0) {
+  setUpGoPrograms({
+    name: 'coredns',
+    module: 'coredns',
+    binaries: { coredns: '.' },
+    what: 'The single-node cluster has no DNS in this run: its tests cannot run',
+    info: { corednsVersion: required(fs.readFileSync(path.join(MODULES, '..', 'coredns', 'go.mod'), 'utf8'), 'github.com/coredns/coredns') },
+  });
 }

@@ -1,6 +1,7 @@
 /**
  * The single-node cluster itself (test/cluster/cluster.ts): a Deployment rolls out on the real kubelet,
- * its Service answers through kube-proxy from the host and from a pod, `kubectl exec` and `logs` reach
+ * its Service answers through kube-proxy from the host and from a pod, by name through the cluster's
+ * DNS, `kubectl exec` and `logs` reach
  * the containers through the API server, a killed container is restarted, Pod Security's `restricted`
  * profile holds under runc, and stopping gives the host back as it was.
  */
@@ -10,6 +11,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { clusterSupport, KubeCluster, NODE_NAME } from './cluster';
+import { CLUSTER_DNS_IP } from './cluster-dns';
 import { acquireClusterLock, CLUSTER_DIR, NODE_BRIDGE, releaseClusterLock, RUNTIME_PATHS, sweepNodeHost } from './node-host';
 import { describeWhen } from '../sandbox/host';
 
@@ -133,6 +135,19 @@ describeWhen('a real single-node cluster', clusterSupport(), 'the single-node cl
     const fromPod = cluster.kubectl(['exec', '-n', NAMESPACE, [...names][0], '--', 'node', '-e',
       `require("http").get("http://${clusterIP}/", (r) => r.pipe(process.stdout))`]);
     expect(names).toContain(fromPod);
+  });
+
+  test('a pod finds Services by name through the cluster DNS, CoreDNS behind the kube-dns Service', () => {
+    const ip = (name: string, namespace: string) => cluster.get(['service', name, '-n', namespace]).spec.clusterIP;
+    expect(ip('kube-dns', 'kube-system')).toBe(CLUSTER_DNS_IP);
+    const pod = pods()[0].metadata.name;
+    // The pod's resolver (getaddrinfo) with the resolv.conf the kubelet wrote: its namespace's search path first.
+    const lookup = 'Promise.all(process.argv.slice(1).map((n) => require("dns").promises.lookup(n))).then((a) => console.log(a.map((x) => x.address).join(" ")))';
+    const names = ['echo', `echo.${NAMESPACE}.svc.cluster.local`, 'kubernetes.default'];
+    expect(cluster.kubectl(['exec', '-n', NAMESPACE, pod, '--', 'node', '-e', lookup, ...names]).trim())
+      .toBe([ip('echo', NAMESPACE), ip('echo', NAMESPACE), ip('kubernetes', 'default')].join(' '));
+    const byName = cluster.kubectl(['exec', '-n', NAMESPACE, pod, '--', 'node', '-e', 'require("http").get("http://echo/", (r) => r.pipe(process.stdout))']);
+    expect(pods().map((p) => p.metadata.name)).toContain(byName);
   });
 
   test('the containers run as the non-root user on a read-only root, and say so in their logs', () => {

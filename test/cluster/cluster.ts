@@ -2,7 +2,7 @@
  * A real single-node Kubernetes cluster for the tests, on this machine: etcd, kube-apiserver
  * (`Node,RBAC`, NodeRestriction), kube-controller-manager, kube-scheduler, the kubelet, kube-proxy
  * (iptables) and kubectl of one release, built from the Go module proxy (scripts/test-setup/kubernetes.mjs);
- * containerd and runc from Debian; the CNI bridge and host-local plugins from Debian's
+ * CoreDNS behind the `kube-dns` Service (cluster-dns.ts); containerd and runc from Debian; the CNI bridge and host-local plugins from Debian's
  * containernetworking-plugins. Images come from buildah (`loadImage`), never from a registry.
  *
  * Everything listens on the node's bridge address or on loopback, with free ports; everything lives
@@ -14,14 +14,16 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as path from 'node:path';
+import { CLUSTER_DNS_IP, CLUSTER_DOMAIN, clusterDnsObjects, corednsBuild, corefile, COREDNS_USER } from './cluster-dns';
 import { buildPauseImage, containerdConfig, cniConfig } from './node-config';
 import {
   acquireClusterLock, CLUSTER_DIR, CLUSTER_MINOR, NODE_BRIDGE, NODE_IP, POD_SUBNET, releaseClusterLock, saveHostState, SERVICE_SUBNET, setSysctl,
   run, sweepNodeHost,
 } from './node-host';
 import { buildahSupport } from '../sandbox/buildah';
-import { goBuild } from '../sandbox/go-builds';
+import { goBuild, GoBuild } from '../sandbox/go-builds';
 import { firstUnsupported, freePort, SandboxSupport } from '../sandbox/host';
 import { registerRunning } from '../sandbox/left-running';
 
@@ -37,7 +39,7 @@ export function clusterSupport(): SandboxSupport {
   return firstUnsupported(
     () => (process.getuid?.() === 0 ? { ok: true } : { ok: false, reason: 'the single-node cluster needs root (a kubelet, containerd, a bridge, iptables)' }),
     () => {
-      const b = [apiServerBuild(), clusterBuild()].find((x) => 'reason' in x) as { reason: string } | undefined;
+      const b = [apiServerBuild(), clusterBuild(), corednsBuild()].find((x) => 'reason' in x) as { reason: string } | undefined;
       return b ? { ok: false, reason: b.reason } : { ok: true };
     },
     () => {
@@ -182,6 +184,7 @@ export class KubeCluster {
       scheduler: identity('system:kube-scheduler', ''),
       kubelet: identity(`system:node:${NODE_NAME}`, 'system:nodes'),
       proxy: identity('system:kube-proxy', ''),
+      coredns: identity(COREDNS_USER.user, COREDNS_USER.groups),
     };
     const pki = path.join(CLUSTER_DIR, 'pki');
     fs.mkdirSync(pki, { recursive: true });
@@ -217,6 +220,11 @@ export class KubeCluster {
     const kubeconfigOf = (name: string, who: Identity) => writeKubeconfig(path.join(CLUSTER_DIR, `${name}.kubeconfig`), apiPort, ca, who.token);
     writeKubeconfig(this.kubeconfig, apiPort, ca, identities.admin.token);
     await this.waitFor('kube-apiserver ready', () => (this.kubectl(['get', '--raw', '/readyz']).trim() === 'ok' ? true : undefined), 180_000);
+    const dns = { address: NODE_IP, port: await freePort(), health: await freePort(), ready: await freePort() };
+    // Once the API server has made kube-system.
+    await this.waitFor('the cluster DNS objects applied', () => this.kubectl(['apply', '--server-side', '-f', '-'],
+      clusterDnsObjects(dns).map((o) => JSON.stringify(o)).join('\n')), 60_000);
+    this.launch('coredns', binaryOf(corednsBuild(), 'coredns'), ['-conf', writeFile('coredns/Corefile', corefile(dns, kubeconfigOf('coredns', identities.coredns)))]);
 
     this.launch('containerd', 'containerd', ['--config', writeFile('containerd/config.toml', containerdConfig())]);
     await this.waitFor('containerd serving', () => (spawnSync('ctr', ['--address', containerdSocket(), 'version'], { stdio: 'ignore' }).status === 0 ? true : undefined), 60_000);
@@ -250,6 +258,7 @@ export class KubeCluster {
       '--config', writeFile('kube-proxy/config.yaml', kubeProxyConfig(kubeconfigOf('kube-proxy', identities.proxy), await freePort(), await freePort())),
     ]);
 
+    await this.waitFor('CoreDNS ready', () => httpStatus(`http://127.0.0.1:${dns.ready}/ready`).then((s) => (s === 200 ? true : undefined)), 120_000);
     await this.waitFor(`node ${NODE_NAME} Ready`, () => {
       const node = this.get(['node', NODE_NAME]);
       return node.status?.conditions?.find((c: any) => c.type === 'Ready')?.status === 'True' ? true : undefined;
@@ -283,11 +292,26 @@ function identity(user: string, groups: string): Identity {
   return { user, groups, token: randomBytes(24).toString('hex') };
 }
 
-function clusterBinary(name: string): string {
-  const b = clusterBuild();
-  if ('reason' in b) throw new Error(b.reason);
-  return b.binaries[name];
+
+/** The status code of a GET, without keep-alive. */
+function httpStatus(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent: false, timeout: 5000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }).on('error', reject).on('timeout', function (this: http.ClientRequest) {
+      this.destroy(new Error(`no answer from ${url} in 5 s`));
+    });
+  });
 }
+
+/** A program of a build, or why it is not there. */
+function binaryOf(build: GoBuild | { reason: string }, name: string): string {
+  if ('reason' in build) throw new Error(build.reason);
+  return build.binaries[name];
+}
+
+const clusterBinary = (name: string) => binaryOf(clusterBuild(), name);
 
 export function containerdSocket(): string {
   return path.join(CLUSTER_DIR, 'containerd', 'containerd.sock');
@@ -323,7 +347,8 @@ function kubeletConfig(port: number, healthzPort: number): string {
     failSwapOn: false,
     failCgroupV1: false,
     podLogsDir: path.join(CLUSTER_DIR, 'pod-logs'),
-    clusterDomain: 'cluster.local',
+    clusterDomain: CLUSTER_DOMAIN,
+    clusterDNS: [CLUSTER_DNS_IP],
     evictionHard: { 'memory.available': '1Mi', 'nodefs.available': '1%', 'imagefs.available': '1%', 'nodefs.inodesFree': '1%' },
     imageGCHighThresholdPercent: 100,
     imageGCLowThresholdPercent: 99,
