@@ -160,16 +160,7 @@ describeWhen('a real single-node cluster', clusterSupport(), 'the single-node cl
 
   test('a container killed on the node is restarted by the kubelet and becomes ready again', async () => {
     const pod = pods()[0];
-    const containerId = pod.status.containerStatuses[0].containerID.replace(/^containerd:\/\//, '');
-    const pid = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).find((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/cgroup`, 'utf8').includes(containerId) && fs.readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'node';
-      } catch {
-        return false;
-      }
-    });
-    expect(pid).toBeDefined();
-    process.kill(Number(pid), 'SIGKILL');
+    expect(cluster.killContainer(pod.status.containerStatuses[0].containerID)).toBe(1);
     await cluster.waitFor(`pod ${pod.metadata.name} restarted and ready`, () => {
       const p = cluster.get(['pod', pod.metadata.name, '-n', NAMESPACE]);
       const status = p.status.containerStatuses[0];

@@ -55,6 +55,24 @@ export function clusterSupport(): SandboxSupport {
 /** Where Debian's containernetworking-plugins puts the plugins. */
 export const CNI_BIN_DIR = '/usr/lib/cni';
 
+/** A container's process started or exited, as containerd published it. */
+export interface TaskEvent {
+  readonly event: 'start' | 'exit';
+  /** As a pod's status names it: `containerd://<id>`. */
+  readonly containerID: string;
+}
+
+/**
+ * The task events of `ctr events` lines (`<time> <namespace> /tasks/<event> <JSON>`): the containers'
+ * own processes, not the processes `exec` adds to them (their `id` is not the container's).
+ */
+function taskEvents(lines: string): TaskEvent[] {
+  return [...lines.matchAll(/ k8s\.io \/tasks\/(start|exit) (\{.*\})$/gm)].flatMap(([, event, json]) => {
+    const e = JSON.parse(json);
+    return e.id === undefined || e.id === e.container_id ? [{ event: event as TaskEvent['event'], containerID: `containerd://${e.container_id}` }] : [];
+  });
+}
+
 /** The static tokens: user → [token, groups]. */
 interface Identity { readonly user: string; readonly groups: string; readonly token: string }
 
@@ -131,16 +149,44 @@ export class KubeCluster {
     }
   }
 
-  /** Imports a buildah image into the node's containerd under its own name, as if pulled. */
-  public loadImage(image: string): void {
+  /** Imports a buildah image into the node's containerd under its own name (or `as`), as if pulled. */
+  public loadImage(image: string, as = image): void {
     const archive = path.join(CLUSTER_DIR, 'images', `${randomBytes(6).toString('hex')}.tar`);
     fs.mkdirSync(path.dirname(archive), { recursive: true });
     try {
-      run('buildah', ['push', '--quiet', image, `docker-archive:${archive}:${image}`]);
+      run('buildah', ['push', '--quiet', image, `docker-archive:${archive}:${as}`]);
       run('ctr', ['--address', containerdSocket(), '--namespace', 'k8s.io', 'images', 'import', '--no-unpack', archive]);
     } finally {
       fs.rmSync(archive, { force: true });
     }
+  }
+
+  /**
+   * Kills every process of a container (its id from a pod's status, `containerd://<id>`) with SIGKILL, as
+   * the kernel's OOM killer or a crash would end it; returns how many were killed.
+   */
+  public killContainer(containerID: string): number {
+    const id = containerID.replace(/^containerd:\/\//, '');
+    const pids = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p) && safely(() => fs.readFileSync(`/proc/${p}/cgroup`, 'utf8')).includes(id));
+    for (const pid of pids) process.kill(Number(pid), 'SIGKILL');
+    return pids.length;
+  }
+
+  /**
+   * Records the node's container starts and exits as containerd publishes them (`ctr events`), in the
+   * order they happen, until `stop` resolves to them: which container started or stopped before which,
+   * finer than the seconds of a pod's status.
+   */
+  public recordTaskEvents(): { stop(): Promise<TaskEvent[]> } {
+    const child = spawn('ctr', ['--address', containerdSocket(), 'events'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (c) => (text += c));
+    return {
+      stop: () => new Promise((resolve) => {
+        child.on('exit', () => resolve(taskEvents(text)));
+        child.kill();
+      }),
+    };
   }
 
   /** Stops everything and gives the host back as it was. */

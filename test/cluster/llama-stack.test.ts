@@ -1,17 +1,21 @@
 /**
  * LlamaStackWithProviders on the real single-node cluster: what the construct renders is applied with
- * server-side apply into a namespace that enforces Pod Security `restricted`, the kubelet runs its init
- * containers in order in the real images (the merge image built from this repository, the sample
- * provider's image from its Containerfile, the real ogx server from PyPI in a distribution image laid out
- * as upstream's), the Deployment becomes available through its readiness probe, and the server answers
- * through its Service: health, the provider listed, a chat completion through the sample provider.
+ * server-side apply into a namespace that enforces Pod Security `restricted`, and the kubelet runs it in
+ * the real images (the merge image built from this repository, the sample provider's image from its
+ * Containerfile, the real ogx server from PyPI in a distribution image laid out as upstream's). One server
+ * with the sample provider three ways: in the server's process, with its service in a native sidecar, and
+ * with its service in a Deployment of its own reached by its Service's name (the cluster's DNS). The
+ * stories a user meets next: the server's container killed, a change of the server's ConfigMap applied,
+ * a provider image that cannot be installed.
  */
 import * as http from 'node:http';
-import { Testing } from 'cdk8s';
-import { clusterSupport, KubeCluster } from './cluster';
-import { clusterImagesSupport, distributionServerImage, mergeImageNamed, sampleProviderImage } from './images';
-import { LlamaStackWithProviders } from '../../src';
+import { ApiObject, Testing } from 'cdk8s';
+import { stringify } from 'yaml';
+import { clusterSupport, KubeCluster, TaskEvent } from './cluster';
+import { clusterImagesSupport, distributionServerImage, mergeImageNamed, pythonImage, sampleProviderImage } from './images';
+import { ExternalProvider, LlamaStackWithProviders } from '../../src';
 import { defaultMergeImage } from '../../src/run-config/merge-image';
+import { cli } from '../cli/run';
 import { OGX } from '../pod-startup/helpers';
 import { describeWhen, firstUnsupported } from '../sandbox/host';
 import { venvBasePython } from '../sandbox/images';
@@ -20,8 +24,17 @@ import { llamaStackEnv, testEnvsSupport } from '../sandbox/test-envs';
 const NAMESPACE = 'llama-stack';
 /** The provider image as the providers' docs name it (examples/sample-provider). */
 const ECHO = 'quay.io/acme/acme-echo-provider:0.1.0';
+/** A provider image without the provider's metadata: the Python base alone, as the docs' `no-meta` example. */
+const NO_META = 'registry.example.com/acme/no-meta:1';
 /** The distribution image of the real ogx server; its tag names the release, as upstream's do. */
 const DISTRIBUTION = `localhost/kube-inference-tests/ogx-distribution-starter:${OGX}`;
+const HEX = '[0-9a-f]{32}';
+
+/**
+ * The user's config: the inference API only. The distribution's own config serves sentence-transformers,
+ * which needs torch, left out of this image (test/cluster/images.ts).
+ */
+const SERVER_CONFIG = { version: 2, distro_name: 'starter', apis: ['inference'], providers: { inference: [] }, server: { port: 8321 } };
 
 /** One request to the server through its Service's ClusterIP; the body parsed as JSON. */
 function request(url: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -42,11 +55,53 @@ function request(url: string, body?: unknown): Promise<{ status: number; body: a
   });
 }
 
+/** The manifests of a server `name` with `providers`, reading its config from the ConfigMap `<name>-user-config` with `config`. */
+function stack(name: string, providers: ExternalProvider[], config: object = SERVER_CONFIG): string {
+  const chart = Testing.chart();
+  const userConfig = new ApiObject(chart, 'user-config', {
+    apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${name}-user-config` }, data: { 'config.yaml': stringify(config) },
+  });
+  new LlamaStackWithProviders(chart, name, {
+    name,
+    distribution: { image: DISTRIBUTION },
+    serverVersion: OGX,
+    userConfig: { configMapName: userConfig },
+    externalProviders: { inference: providers },
+  });
+  return Testing.synth(chart).map((o) => JSON.stringify(o)).join('\n');
+}
+
+const PROVIDERS: ExternalProvider[] = [
+  { providerId: 'acme-echo', image: ECHO, config: { prefix: '> ' } },
+  { providerId: 'acme-sidecar', image: ECHO, config: { prefix: 'sidecar> ' }, sidecar: {} },
+  { providerId: 'acme-service', image: ECHO, config: { prefix: 'service> ' }, service: { replicas: 1 } },
+];
+
 const env = llamaStackEnv(OGX);
 describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX})`, firstUnsupported(clusterSupport, clusterImagesSupport, () => testEnvsSupport(env)),
   'the single-node cluster, debootstrap and the ogx test environment', () => {
     let cluster: KubeCluster;
     let base: string;
+    let startEvents: TaskEvent[];
+
+    const serverPods = (name = 'llama-stack') =>
+      cluster.get(['pods', '-n', NAMESPACE, '-l', `app.kubernetes.io/instance=${name}`]).items as any[];
+    const chat = (model: string, text: string) => request(`${base}/v1/chat/completions`, { model, messages: [{ role: 'user', content: text }] });
+    /** `kubectl get pods -o yaml | kube-inference status -o json`, with the providers' Deployments as the docs give them. */
+    const status = async (name: string) => {
+      const pods = cluster.kubectl(['get', 'pods', '-n', NAMESPACE, '-l', `app.kubernetes.io/instance=${name}`, '-o', 'yaml']);
+      const deployments = cluster.kubectl(['get', 'deployments', '-n', NAMESPACE, '-l', `kube-inference.io/server=${name}`, '-o', 'yaml']);
+      const r = await cli(['status', '-o', 'json'], { stdin: `${pods}\n---\n${deployments}` });
+      if (r.code !== 0) throw new Error(`kube-inference status exited ${r.code}: ${r.stderr}`);
+      const statuses = JSON.parse(r.stdout);
+      return (Array.isArray(statuses) ? statuses : [statuses]) as any[];
+    };
+    const available = (name: string) => cluster.waitFor(`Deployment ${name} available with its one pod of the newest template`, () => {
+      const d = cluster.get(['deployment', name, '-n', NAMESPACE]);
+      const s = d.status ?? {};
+      const rolledOut = s.observedGeneration === d.metadata.generation && s.updatedReplicas === 1 && s.replicas === 1;
+      return rolledOut && s.availableReplicas === 1 ? d : undefined;
+    }, 480_000, ['describe', 'pods', '-n', NAMESPACE]);
 
     // The images in a hook of their own, before the apply's (cold, the Debian base comes from the mirror).
     beforeAll(async () => {
@@ -57,25 +112,16 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX})`, firstUnsu
         sampleProviderImage(ECHO, venvBasePython(install.venv)),
         mergeImageNamed(defaultMergeImage()),
       ]) cluster.loadImage(image);
+      cluster.loadImage(pythonImage(venvBasePython(install.venv)), NO_META);
     });
 
     beforeAll(async () => {
-      const chart = Testing.chart();
-      new LlamaStackWithProviders(chart, 'stack', {
-        name: 'llama-stack',
-        distribution: { image: DISTRIBUTION },
-        serverVersion: OGX,
-        // The distribution's own config serves sentence-transformers, which needs torch, left out of this
-        // image (test/cluster/images.ts): a config of the user's with the inference API only.
-        userConfig: { config: { version: 2, distro_name: 'starter', apis: ['inference'], providers: { inference: [] }, server: { port: 8321 } } },
-        externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO, config: { prefix: '> ' } }] },
-      });
       const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE, labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } };
-      cluster.kubectl(['apply', '--server-side', '-n', NAMESPACE, '-f', '-'], [namespace, ...Testing.synth(chart)].map((o) => JSON.stringify(o)).join('\n'));
-      await cluster.waitFor('the server\'s Deployment available', () => {
-        const d = cluster.get(['deployment', 'llama-stack', '-n', NAMESPACE]);
-        return d.status?.availableReplicas === 1 ? d : undefined;
-      }, 480_000, ['describe', 'pods', '-n', NAMESPACE]);
+      const events = cluster.recordTaskEvents();
+      cluster.kubectl(['apply', '--server-side', '-n', NAMESPACE, '-f', '-'], `${JSON.stringify(namespace)}\n${stack('llama-stack', PROVIDERS)}`);
+      await available('llama-stack-acme-service');
+      await available('llama-stack');
+      startEvents = await events.stop();
       const service = cluster.get(['service', 'llama-stack-service', '-n', NAMESPACE]);
       base = `http://${service.spec.clusterIP}:${service.spec.ports[0].port}`;
       // kube-proxy writes the Service's rules a moment after the endpoint became ready.
@@ -87,21 +133,118 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX})`, firstUnsu
       await cluster?.stop();
     });
 
-    test('the init containers ran in order in their images, each once, and the server started', () => {
-      const pod = cluster.get(['pods', '-n', NAMESPACE, '-l', 'app.kubernetes.io/instance=llama-stack']).items[0];
-      expect(pod.status.initContainerStatuses.map((c: any) => `${c.name}:${c.state.terminated?.reason}:${c.restartCount}`)).toEqual([
-        'write-init-scripts:Completed:0', 'inspect-distribution:Completed:0', 'install-provider-acme-echo:Completed:0', 'merge-config:Completed:0',
+    test('the init containers ran in order in their images, each once, the sidecar beside the server', () => {
+      const [pod] = serverPods();
+      expect(pod.status.initContainerStatuses.map((c: any) => `${c.name}:${c.state.terminated?.reason ?? Object.keys(c.state)[0]}:${c.restartCount}`)).toEqual([
+        'write-init-scripts:Completed:0', 'inspect-distribution:Completed:0',
+        'install-provider-acme-echo:Completed:0', 'install-provider-acme-sidecar:Completed:0', 'install-provider-acme-service:Completed:0',
+        'merge-config:Completed:0', 'provider-acme-sidecar:running:0',
       ]);
       expect(pod.status.containerStatuses.map((c: any) => `${c.name}:${c.ready}`)).toEqual(['ogx:true']);
-      expect(cluster.kubectl(['logs', '-n', NAMESPACE, pod.metadata.name, '-c', 'ogx'])).toContain('Preflight passed: 1 external provider(s) ready');
+      expect(cluster.kubectl(['logs', '-n', NAMESPACE, pod.metadata.name, '-c', 'ogx'])).toContain('Preflight passed: 3 external provider(s) ready');
     });
 
-    test('the server answers through its Service: health, the provider, a chat completion through it', async () => {
+    test('the native sidecar was started before the server, as the kubelet starts restartable init containers', () => {
+      const [pod] = serverPods();
+      const idOf = (statuses: any[], name: string) => statuses.find((c) => c.name === name).containerID;
+      const started = startEvents.filter((e) => e.event === 'start').map((e) => e.containerID);
+      const sidecar = started.indexOf(idOf(pod.status.initContainerStatuses, 'provider-acme-sidecar'));
+      expect(sidecar).toBeGreaterThanOrEqual(0);
+      expect(started.indexOf(idOf(pod.status.containerStatuses, 'ogx'))).toBeGreaterThan(sidecar);
+    });
+
+    test('the server answers through its Service, each provider from its own place; the service part by its Service\'s name', async () => {
       expect(await request(`${base}/v1/health`)).toEqual({ status: 200, body: { status: 'OK' } });
       const providers = (await request(`${base}/v1/providers`)).body.data as any[];
-      expect(providers.filter((p) => p.provider_id === 'acme-echo').map((p) => p.provider_type)).toEqual(['remote::acme-echo']);
-      const chat = await request(`${base}/v1/chat/completions`, { model: 'acme-echo/echo', messages: [{ role: 'user', content: 'hello   cluster' }] });
-      expect(chat.status).toBe(200);
-      expect(chat.body.choices[0].message).toMatchObject({ role: 'assistant', content: '> hello cluster' });
+      expect(providers.filter((p) => p.provider_id.startsWith('acme-')).map((p) => `${p.provider_id}:${p.provider_type}`).sort())
+        .toEqual(['acme-echo:remote::acme-echo', 'acme-service:remote::acme-echo', 'acme-sidecar:remote::acme-echo']);
+      const [pod] = serverPods();
+      const [servicePod] = cluster.get(['pods', '-n', NAMESPACE, '-l', 'kube-inference.io/server=llama-stack']).items;
+
+      const inline = await chat('acme-echo/echo', 'hello   cluster');
+      expect(inline.status).toBe(200);
+      expect(inline.body.choices[0].message).toMatchObject({ role: 'assistant', content: '> hello cluster' });
+      expect(inline.body.id).toMatch(new RegExp(`^chatcmpl-${HEX}$`)); // in the server's process
+      // A completion's id names the host that answered: the server's pod (its sidecar), the service's pod.
+      const sidecar = await chat('acme-sidecar/echo', 'two');
+      expect(sidecar.body.choices[0].message.content).toBe('sidecar> two');
+      expect(sidecar.body.id).toMatch(new RegExp(`^chatcmpl-${pod.metadata.name}-${HEX}$`));
+      const service = await chat('acme-service/echo', 'three');
+      expect(service.body.choices[0].message.content).toBe('service> three');
+      expect(service.body.id).toMatch(new RegExp(`^chatcmpl-${servicePod.metadata.name}-${HEX}$`));
+    });
+
+    test('kube-inference status reads the server Ready, each provider in its mode', async () => {
+      const [s] = await status('llama-stack');
+      expect(s).toMatchObject({ name: 'llama-stack', namespace: NAMESPACE, phase: 'Ready', restarts: 0 });
+      expect(s.providers).toEqual([
+        { providerId: 'acme-echo', api: 'inference', image: ECHO, mode: 'inline', phase: 'Ready' },
+        { providerId: 'acme-sidecar', api: 'inference', image: ECHO, mode: 'sidecar', phase: 'Ready', sidecar: { container: 'provider-acme-sidecar', ready: true, restarts: 0 } },
+        { providerId: 'acme-service', api: 'inference', image: ECHO, mode: 'service', phase: 'Ready', service: { name: 'llama-stack-acme-service', replicas: { desired: 1, available: 1 } } },
+      ]);
+    });
+
+    test('the server killed on the node is restarted alone: no provider is installed again', async () => {
+      const [pod] = serverPods();
+      expect(cluster.killContainer(pod.status.containerStatuses[0].containerID)).toBeGreaterThan(0);
+      const again = await cluster.waitFor('the server restarted and ready', () => {
+        const p = cluster.get(['pod', pod.metadata.name, '-n', NAMESPACE]);
+        return p.status.containerStatuses[0].restartCount === 1 && p.status.containerStatuses[0].ready ? p : undefined;
+      }, 300_000, ['describe', 'pod', pod.metadata.name, '-n', NAMESPACE]);
+      expect(again.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 137 });
+      expect(again.status.initContainerStatuses.map((c: any) => c.restartCount)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+      await cluster.waitFor('the server answering again', () => request(`${base}/v1/health`), 120_000);
+      expect((await chat('acme-sidecar/echo', 'back')).body.choices[0].message.content).toBe('sidecar> back');
+    });
+
+    test('a changed server ConfigMap, applied, rolls the pods: the new pod serves the new config; the old server stopped before its sidecar', async () => {
+      const [old] = serverPods();
+      const hash = (d: any) => d.spec.template.metadata.annotations['kube-inference.io/configmaps-hash'];
+      const before = hash(cluster.get(['deployment', 'llama-stack', '-n', NAMESPACE]));
+      // A model registered under a name of the user's, served by the inline provider's one model; ogx 1.5
+      // prefixes it with the provider's id (ogx/core/routing_tables/models.py, register_model).
+      const registered = { ...SERVER_CONFIG, registered_resources: { models: [{ model_id: 'greeter', provider_id: 'acme-echo', provider_model_id: 'echo', model_type: 'llm' }] } };
+      const events = cluster.recordTaskEvents();
+      cluster.kubectl(['apply', '--server-side', '-n', NAMESPACE, '-f', '-'], stack('llama-stack', PROVIDERS, registered));
+      const rolled = await available('llama-stack');
+      expect(hash(rolled)).not.toBe(before);
+      await cluster.waitFor(`the old pod ${old.metadata.name} gone`, () => (serverPods().some((p) => p.metadata.name === old.metadata.name) ? undefined : true), 300_000);
+      const exits = (await events.stop()).filter((e) => e.event === 'exit').map((e) => e.containerID);
+      const exitOf = (statuses: any[], name: string) => exits.indexOf(statuses.find((c) => c.name === name).containerID);
+      expect(exitOf(old.status.containerStatuses, 'ogx')).toBeGreaterThanOrEqual(0);
+      expect(exitOf(old.status.initContainerStatuses, 'provider-acme-sidecar')).toBeGreaterThan(exitOf(old.status.containerStatuses, 'ogx'));
+
+      await cluster.waitFor('the new pod answering through the Service', async () => {
+        const answer = await chat('acme-echo/greeter', 'hello again');
+        if (answer.status !== 200) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
+        return answer;
+      }, 120_000);
+      expect((await chat('acme-echo/greeter', 'hello   again')).body.choices[0].message.content).toBe('> hello again');
+    });
+
+    test('a provider image without its metadata fails its install container, as the pod\'s events and kube-inference status say', async () => {
+      cluster.kubectl(['apply', '--server-side', '-n', NAMESPACE, '-f', '-'], stack('broken', [
+        { providerId: 'acme-echo', image: ECHO },
+        { providerId: 'no-meta', image: NO_META },
+      ]));
+      const failed = await cluster.waitFor('kube-inference status: Failed', async () => {
+        const [s] = await status('broken');
+        return s?.phase === 'Failed' ? s : undefined;
+      }, 300_000, ['describe', 'pods', '-n', NAMESPACE, '-l', 'app.kubernetes.io/instance=broken']);
+      expect(failed.message).toMatch(/^init container install-provider-no-meta failed: (CrashLoopBackOff: )?Error \(exit code 1\): /);
+      expect(failed.message).toContain('\nERROR: Missing /lls-provider/lls-provider-spec.yaml in image registry.example.com/acme/no-meta:1\n');
+      expect(failed.providers.map((p: any) => `${p.providerId}:${p.phase}`)).toEqual(['acme-echo:Ready', 'no-meta:Failed']);
+      expect(failed.providers[1].reason).toContain('Resolution: Provider images must contain their metadata file at /lls-provider/lls-provider-spec.yaml.');
+
+      const [pod] = serverPods('broken');
+      // `kubectl get pod` names the failing init container; `describe` shows the log's end as its message.
+      expect(cluster.kubectl(['get', 'pod', '-n', NAMESPACE, pod.metadata.name, '--no-headers'])).toMatch(/ Init:(Error|CrashLoopBackOff) /);
+      expect(cluster.kubectl(['describe', 'pod', '-n', NAMESPACE, pod.metadata.name])).toContain('ERROR: Missing /lls-provider/lls-provider-spec.yaml in image registry.example.com/acme/no-meta:1');
+      await cluster.waitFor('the kubelet\'s back-off event', () => {
+        const events = cluster.get(['events', '-n', NAMESPACE, '--field-selector', `involvedObject.name=${pod.metadata.name},reason=BackOff`]).items as any[];
+        return events.find((e) => e.message.includes('install-provider-no-meta'));
+      }, 120_000);
+      // The server never started.
+      expect(pod.status.containerStatuses[0].state.waiting).toMatchObject({ reason: 'PodInitializing' });
     });
   });
