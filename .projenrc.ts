@@ -168,11 +168,12 @@ project.addTask('vendor-cel', { description: 'Rebundle the CEL library into src/
 project.testTask.spawn(project.addTask('vendor-cel:check', { description: 'Fail when src/schema/vendor/cel-js.cjs is stale', exec: 'node scripts/vendor-cel.mjs --check' }));
 
 // Benchmarks print figures; they are never asserted in tests.
-const bench = project.addTask('bench', { description: 'Run the benchmarks (merge-config, render/validate/Pulumi, pod start-up) and print the figures' });
+const bench = project.addTask('bench', { description: 'Run the benchmarks (merge-config, render/validate/Pulumi, pod start-up, apply on the single-node cluster) and print the figures' });
 bench.spawn(project.compileTask);
 bench.exec('node bench/merge-config/bench.mjs');
 bench.exec('node bench/cli/bench.mjs');
 bench.exec('ts-node --transpile-only --project test/tsconfig.json bench/pod-startup/bench.ts');
 bench.exec('ts-node --transpile-only --project test/tsconfig.json bench/provider-services/bench.ts');
+bench.exec('ts-node --transpile-only --project test/tsconfig.json bench/cluster/bench.ts');
 
 project.synth();

@@ -7,11 +7,11 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { clusterSupport, KubeCluster, NODE_NAME } from './cluster';
 import { CLUSTER_DNS_IP } from './cluster-dns';
+import { request } from './http';
 import { acquireClusterLock, CLUSTER_DIR, NODE_BRIDGE, releaseClusterLock, RUNTIME_PATHS, sweepNodeHost } from './node-host';
 import { describeWhen } from '../sandbox/host';
 
@@ -40,18 +40,8 @@ function hostState() {
   };
 }
 
-function get(url: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    // A connection each (no keep-alive): each one is balanced by kube-proxy's rules anew.
-    http.get(url, { timeout: 10_000, agent: false }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve(body));
-    }).on('error', reject).on('timeout', function (this: http.ClientRequest) {
-      this.destroy(new Error(`no answer from ${url} in 10 s`));
-    });
-  });
-}
+/** A GET's body: the name of the pod that answered. */
+const get = async (url: string): Promise<string> => (await request(url, undefined, 10_000)).body;
 
 describeWhen('a real single-node cluster', clusterSupport(), 'the single-node cluster (its Kubernetes programs, containerd, runc, CNI plugins)', () => {
   let cluster: KubeCluster;

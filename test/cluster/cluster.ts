@@ -14,9 +14,9 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as path from 'node:path';
 import { CLUSTER_DNS_IP, CLUSTER_DOMAIN, clusterDnsObjects, corednsBuild, corefile, COREDNS_USER } from './cluster-dns';
+import { request } from './http';
 import { buildPauseImage, containerdConfig, cniConfig } from './node-config';
 import {
   acquireClusterLock, CLUSTER_DIR, CLUSTER_MINOR, NODE_BRIDGE, NODE_IP, POD_SUBNET, releaseClusterLock, saveHostState, SERVICE_SUBNET, setSysctl,
@@ -60,16 +60,20 @@ export interface TaskEvent {
   readonly event: 'start' | 'exit';
   /** As a pod's status names it: `containerd://<id>`. */
   readonly containerID: string;
+  /** When containerd published it, in milliseconds since the epoch (to the microsecond). */
+  readonly at: number;
 }
 
 /**
- * The task events of `ctr events` lines (`<time> <namespace> /tasks/<event> <JSON>`): the containers'
- * own processes, not the processes `exec` adds to them (their `id` is not the container's).
+ * The task events of `ctr events` lines (`<yyyy-mm-dd hh:mm:ss.nnnnnnnnn> +0000 UTC <namespace>
+ * /tasks/<event> <JSON>`): the containers' own processes, not the processes `exec` adds to them (their
+ * `id` is not the container's).
  */
 function taskEvents(lines: string): TaskEvent[] {
-  return [...lines.matchAll(/ k8s\.io \/tasks\/(start|exit) (\{.*\})$/gm)].flatMap(([, event, json]) => {
+  return [...lines.matchAll(/^(\S+) (\d\d:\d\d:\d\d)(\.\d+)? \+0000 UTC k8s\.io \/tasks\/(start|exit) (\{.*\})$/gm)].flatMap(([, day, time, fraction, event, json]) => {
     const e = JSON.parse(json);
-    return e.id === undefined || e.id === e.container_id ? [{ event: event as TaskEvent['event'], containerID: `containerd://${e.container_id}` }] : [];
+    const at = Date.parse(`${day}T${time}Z`) + Number(fraction ?? 0) * 1000;
+    return e.id === undefined || e.id === e.container_id ? [{ event: event as TaskEvent['event'], containerID: `containerd://${e.container_id}`, at }] : [];
   });
 }
 
@@ -304,7 +308,7 @@ export class KubeCluster {
       '--config', writeFile('kube-proxy/config.yaml', kubeProxyConfig(kubeconfigOf('kube-proxy', identities.proxy), await freePort(), await freePort())),
     ]);
 
-    await this.waitFor('CoreDNS ready', () => httpStatus(`http://127.0.0.1:${dns.ready}/ready`).then((s) => (s === 200 ? true : undefined)), 120_000);
+    await this.waitFor('CoreDNS ready', () => request(`http://127.0.0.1:${dns.ready}/ready`, undefined, 5000).then((a) => (a.status === 200 ? true : undefined)), 120_000);
     await this.waitFor(`node ${NODE_NAME} Ready`, () => {
       const node = this.get(['node', NODE_NAME]);
       return node.status?.conditions?.find((c: any) => c.type === 'Ready')?.status === 'True' ? true : undefined;
@@ -338,18 +342,6 @@ function identity(user: string, groups: string): Identity {
   return { user, groups, token: randomBytes(24).toString('hex') };
 }
 
-
-/** The status code of a GET, without keep-alive. */
-function httpStatus(url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    http.get(url, { agent: false, timeout: 5000 }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    }).on('error', reject).on('timeout', function (this: http.ClientRequest) {
-      this.destroy(new Error(`no answer from ${url} in 5 s`));
-    });
-  });
-}
 
 /** A program of a build, or why it is not there. */
 function binaryOf(build: GoBuild | { reason: string }, name: string): string {

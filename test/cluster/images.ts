@@ -19,7 +19,9 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { KubeCluster } from './cluster';
 import { run } from './node-host';
+import { defaultMergeImage } from '../../src/run-config/merge-image';
 import { prepareSampleProviderContext } from '../pod-startup/sample-provider-image';
 import { buildImage } from '../sandbox/buildah';
 import { SandboxSupport } from '../sandbox/host';
@@ -158,6 +160,27 @@ export function sampleProviderImage(image: string, python: ImagePython): string 
 export function mergeImageNamed(image: string): string {
   run(path.join(REPO_ROOT, 'scripts', 'merge-image', 'build.sh'), ['--tag', image]);
   return image;
+}
+
+/** The sample provider's image as the providers' docs name it (examples/sample-provider). */
+export const SAMPLE_PROVIDER_IMAGE = 'quay.io/acme/acme-echo-provider:0.1.0';
+
+/** The distribution image of a real ogx server; its tag names the release, as upstream's do. */
+export function ogxDistributionImage(version: string): string {
+  return `localhost/kube-inference-tests/ogx-distribution-starter:${version}`;
+}
+
+/**
+ * Builds the images a server with the sample provider runs in and loads them into the cluster's node:
+ * the distribution image of `install` (named by `ogxDistributionImage(version)`), the sample provider's
+ * image and the merge image under the library's default name.
+ */
+export function loadServerImages(cluster: KubeCluster, install: LlamaStackEnv, version: string): void {
+  for (const image of [
+    distributionServerImage(ogxDistributionImage(version), install),
+    sampleProviderImage(SAMPLE_PROVIDER_IMAGE, venvBasePython(install.venv)),
+    mergeImageNamed(defaultMergeImage()),
+  ]) cluster.loadImage(image);
 }
 
 function hash(text: string): string {

@@ -8,13 +8,12 @@
  * stories a user meets next: the server's container killed, a change of the server's ConfigMap applied,
  * a provider image that cannot be installed.
  */
-import * as http from 'node:http';
-import { ApiObject, Testing } from 'cdk8s';
 import { stringify } from 'yaml';
 import { clusterSupport, KubeCluster, TaskEvent } from './cluster';
-import { clusterImagesSupport, distributionServerImage, mergeImageNamed, pythonImage, sampleProviderImage } from './images';
-import { ExternalProvider, LlamaStackWithProviders } from '../../src';
-import { defaultMergeImage } from '../../src/run-config/merge-image';
+import { request } from './http';
+import { clusterImagesSupport, loadServerImages, ogxDistributionImage, pythonImage, SAMPLE_PROVIDER_IMAGE } from './images';
+import { manifestText, SERVER_CONFIG, serverStack } from './server-stack';
+import { ExternalProvider } from '../../src';
 import { cli } from '../cli/run';
 import { OGX } from '../pod-startup/helpers';
 import { describeWhen, firstUnsupported } from '../sandbox/host';
@@ -22,54 +21,13 @@ import { venvBasePython } from '../sandbox/images';
 import { llamaStackEnv, testEnvsSupport } from '../sandbox/test-envs';
 
 const NAMESPACE = 'llama-stack';
-/** The provider image as the providers' docs name it (examples/sample-provider). */
-const ECHO = 'quay.io/acme/acme-echo-provider:0.1.0';
+const ECHO = SAMPLE_PROVIDER_IMAGE;
 /** A provider image without the provider's metadata: the Python base alone, as the docs' `no-meta` example. */
 const NO_META = 'registry.example.com/acme/no-meta:1';
-/** The distribution image of the real ogx server; its tag names the release, as upstream's do. */
-const DISTRIBUTION = `localhost/kube-inference-tests/ogx-distribution-starter:${OGX}`;
 const HEX = '[0-9a-f]{32}';
 
-/**
- * The user's config: the inference API only. The distribution's own config serves sentence-transformers,
- * which needs torch, left out of this image (test/cluster/images.ts).
- */
-const SERVER_CONFIG = { version: 2, distro_name: 'starter', apis: ['inference'], providers: { inference: [] }, server: { port: 8321 } };
-
-/** One request to the server through its Service's ClusterIP; the body parsed as JSON. */
-function request(url: string, body?: unknown): Promise<{ status: number; body: any }> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(url, {
-      method: payload ? 'POST' : 'GET',
-      agent: false,
-      timeout: 120_000,
-      headers: payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {},
-    }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-    });
-    req.on('error', reject).on('timeout', () => req.destroy(new Error(`no answer from ${url} in 120 s`)));
-    req.end(payload);
-  });
-}
-
-/** The manifests of a server `name` with `providers`, reading its config from the ConfigMap `<name>-user-config` with `config`. */
-function stack(name: string, providers: ExternalProvider[], config: object = SERVER_CONFIG): string {
-  const chart = Testing.chart();
-  const userConfig = new ApiObject(chart, 'user-config', {
-    apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${name}-user-config` }, data: { 'config.yaml': stringify(config) },
-  });
-  new LlamaStackWithProviders(chart, name, {
-    name,
-    distribution: { image: DISTRIBUTION },
-    serverVersion: OGX,
-    userConfig: { configMapName: userConfig },
-    externalProviders: { inference: providers },
-  });
-  return Testing.synth(chart).map((o) => JSON.stringify(o)).join('\n');
-}
+/** The manifests of a server `name` with `providers`, reading `config` from a ConfigMap of the same chart. */
+const stack = (name: string, providers: ExternalProvider[], config?: object) => manifestText(serverStack(name, providers, config));
 
 const PROVIDERS: ExternalProvider[] = [
   { providerId: 'acme-echo', image: ECHO, config: { prefix: '> ' } },
@@ -106,13 +64,8 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX})`, firstUnsu
     // The images in a hook of their own, before the apply's (cold, the Debian base comes from the mirror).
     beforeAll(async () => {
       cluster = await KubeCluster.start();
-      const install = env.value!;
-      for (const image of [
-        distributionServerImage(DISTRIBUTION, install),
-        sampleProviderImage(ECHO, venvBasePython(install.venv)),
-        mergeImageNamed(defaultMergeImage()),
-      ]) cluster.loadImage(image);
-      cluster.loadImage(pythonImage(venvBasePython(install.venv)), NO_META);
+      loadServerImages(cluster, env.value!, OGX);
+      cluster.loadImage(pythonImage(venvBasePython(env.value!.venv)), NO_META);
     });
 
     beforeAll(async () => {
@@ -220,6 +173,34 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX})`, firstUnsu
         return answer;
       }, 120_000);
       expect((await chat('acme-echo/greeter', 'hello   again')).body.choices[0].message.content).toBe('> hello again');
+    });
+
+    test('what `kube-inference render` writes for an OGXServer with an external provider, applied, serves', async () => {
+      const input = [
+        {
+          apiVersion: 'ogx.io/v1beta1',
+          kind: 'OGXServer',
+          metadata: { name: 'rendered', namespace: NAMESPACE },
+          spec: {
+            distribution: { image: ogxDistributionImage(OGX) },
+            overrideConfig: { name: 'rendered-config', key: 'config.yaml' },
+            externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO, config: { prefix: 'rendered> ' } }] },
+          },
+        },
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rendered-config', namespace: NAMESPACE }, data: { 'config.yaml': stringify(SERVER_CONFIG) } },
+      ];
+      const rendered = await cli(['render', '-'], { stdin: input.map((d) => stringify(d)).join('---\n') });
+      expect(rendered).toMatchObject({ code: 0, stderr: '' });
+      cluster.kubectl(['apply', '--server-side', '-f', '-'], rendered.stdout);
+      await available('rendered');
+      const service = cluster.get(['service', 'rendered-service', '-n', NAMESPACE]);
+      const answer = await cluster.waitFor('the rendered server answering through its Service', async () => {
+        const a = await request(`http://${service.spec.clusterIP}:${service.spec.ports[0].port}/v1/chat/completions`,
+          { model: 'acme-echo/echo', messages: [{ role: 'user', content: 'from   render' }] });
+        if (a.status !== 200) throw new Error(`${a.status} ${JSON.stringify(a.body)}`);
+        return a;
+      }, 120_000);
+      expect(answer.body.choices[0].message.content).toBe('rendered> from render');
     });
 
     test('a provider image without its metadata fails its install container, as the pod\'s events and kube-inference status say', async () => {
