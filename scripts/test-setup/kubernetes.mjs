@@ -6,7 +6,9 @@
 // Kubernetes release requires. Per minor: the API server and etcd (index `kube-apiserver-<minor>.json`,
 // test/apiserver) and, for the minors in CLUSTER_MINORS, the rest of a single-node cluster (index
 // `kube-cluster-<minor>.json`, test/cluster). With a cluster, its DNS too: CoreDNS from its own module,
-// test/coredns/ (index `coredns.json`). Cached: a second run does nothing. See go-build.mjs.
+// test/coredns/ (index `coredns.json`), and the KubeRay operator, test/kuberay-operator/ (index
+// `kuberay-operator.json`). Cached: a second run does nothing. See go-build.mjs.
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,5 +52,17 @@ if (CLUSTER_MINORS.length > 0) {
     binaries: { coredns: '.' },
     what: 'The single-node cluster has no DNS in this run: its tests cannot run',
     info: { corednsVersion: required(fs.readFileSync(path.join(MODULES, '..', 'coredns', 'go.mod'), 'utf8'), 'github.com/coredns/coredns') },
+  });
+  // The KubeRay operator the cluster runs (test/cluster/kuberay.test.ts), at the release of the library's
+  // KubeRay checks (test/upstream-admission), in a module of its own; its CRDs and RBAC are read from
+  // that release's module in the module cache (`moduleDir`).
+  const kuberay = required(fs.readFileSync(path.join(MODULES, '..', 'kuberay-operator', 'go.mod'), 'utf8'), 'github.com/ray-project/kuberay/ray-operator');
+  const modCache = spawnSync(process.env.KIC_GO ?? 'go', ['env', 'GOMODCACHE'], { encoding: 'utf8' }).stdout?.trim() ?? '';
+  setUpGoPrograms({
+    name: 'kuberay-operator',
+    module: 'kuberay-operator',
+    binaries: { 'ray-operator': 'github.com/ray-project/kuberay/ray-operator' },
+    what: 'The KubeRay operator does not reconcile rendered RayServices on the single-node cluster in this run',
+    info: { kuberayVersion: kuberay, moduleDir: path.join(modCache, `github.com/ray-project/kuberay/ray-operator@${kuberay}`) },
   });
 }

@@ -193,6 +193,27 @@ export class KubeCluster {
     };
   }
 
+  /**
+   * Runs a controller (an operator's manager) on the node as the ServiceAccount `namespace/name`, which
+   * it makes: authenticated by a token from the TokenRequest API, as a pod of that ServiceAccount would
+   * be, through a kubeconfig `args` receives. Its output goes to logs/<controller>.log; it stops with the
+   * cluster, and its unexpected exit fails the next `waitFor`.
+   */
+  public startController(
+    controller: string, command: string, serviceAccount: { namespace: string; name: string }, args: (kubeconfig: string) => string[],
+  ): void {
+    const { namespace, name } = serviceAccount;
+    this.kubectl(['apply', '--server-side', '-f', '-'], [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
+      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } },
+    ].map((o) => JSON.stringify(o)).join('\n'));
+    const token = this.kubectl(['create', 'token', name, '-n', namespace, '--duration', '24h']).trim();
+    const admin = JSON.parse(fs.readFileSync(this.kubeconfig, 'utf8'));
+    const kubeconfig = path.join(CLUSTER_DIR, `${controller}.kubeconfig`);
+    fs.writeFileSync(kubeconfig, JSON.stringify({ ...admin, users: [{ name: 'user', user: { token } }] }), { mode: 0o600 });
+    this.launch(controller, command, args(kubeconfig));
+  }
+
   /** Stops everything and gives the host back as it was. */
   public async stop(): Promise<void> {
     this.stopNow();

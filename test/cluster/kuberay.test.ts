@@ -1,0 +1,118 @@
+/**
+ * The KubeRay operator reconciles what ModelDeployment renders for KubeRay, on the real single-node
+ * cluster: KubeRay 1.6.2's own manager (github.com/ray-project/kuberay/ray-operator, built from the Go
+ * module proxy: scripts/test-setup/kubernetes.mjs), with its release's CRDs and ClusterRole, running as
+ * its ServiceAccount. It makes the RayCluster of the RayService, the head and worker pods from the
+ * groups we render and the head's Service, and writes the RayService's status, which
+ * `kube-inference status` reads. The node has no GPU and no registry: the GPU workers wait for a node
+ * that has one, as the scheduler says, and the Ray image cannot be pulled (KubeRay 1.7.0's module is
+ * refused by the proxy here; a CPU Ray image that really starts is not built yet).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Testing } from 'cdk8s';
+import { stringify } from 'yaml';
+import { clusterSupport, KubeCluster } from './cluster';
+import { ModelDeployment } from '../../src/model-deployment';
+import { cli } from '../cli/run';
+import { goBuild } from '../sandbox/go-builds';
+import { describeWhen, firstUnsupported, freePort, SandboxSupport } from '../sandbox/host';
+
+const NAMESPACE = 'models';
+const operatorBuild = () => goBuild('kuberay-operator', ['ray-operator'], 'node scripts/test-setup/kubernetes.mjs');
+const operatorSupport = (): SandboxSupport => {
+  const b = operatorBuild();
+  return 'reason' in b ? { ok: false, reason: b.reason } : { ok: true };
+};
+
+describeWhen('KubeRay reconciles a rendered RayService on a real cluster', firstUnsupported(clusterSupport, operatorSupport),
+  'the single-node cluster and the KubeRay operator built from its Go module', () => {
+    let cluster: KubeCluster;
+    let rayService: any;
+
+    beforeAll(async () => {
+      cluster = await KubeCluster.start();
+      const build = operatorBuild();
+      if ('reason' in build) throw new Error(build.reason);
+      const moduleDir = String(build.info.moduleDir);
+      // The release's own CRDs and ClusterRole (config/ in its module), bound to its ServiceAccount as its kustomization binds it.
+      const crds = fs.readdirSync(path.join(moduleDir, 'config', 'crd', 'bases')).map((f) => fs.readFileSync(path.join(moduleDir, 'config', 'crd', 'bases', f), 'utf8'));
+      cluster.kubectl(['apply', '--server-side', '-f', '-'], crds.join('\n---\n'));
+      cluster.kubectl(['apply', '--server-side', '-f', '-'], [
+        fs.readFileSync(path.join(moduleDir, 'config', 'rbac', 'role.yaml'), 'utf8'),
+        stringify({
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRoleBinding',
+          metadata: { name: 'kuberay-operator' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'kuberay-operator' },
+          subjects: [{ kind: 'ServiceAccount', name: 'kuberay-operator', namespace: 'ray-system' }],
+        }),
+      ].join('\n---\n'));
+      const [metrics, probes] = [await freePort(), await freePort()];
+      cluster.startController('kuberay-operator', build.binaries['ray-operator'], { namespace: 'ray-system', name: 'kuberay-operator' }, (kubeconfig) => [
+        '--kubeconfig', kubeconfig, '--enable-leader-election=false',
+        '--metrics-addr', `127.0.0.1:${metrics}`, '--health-probe-bind-address', `127.0.0.1:${probes}`,
+      ]);
+
+      const chart = Testing.chart();
+      new ModelDeployment(chart, 'qwen', {
+        metadata: { name: 'qwen' },
+        provider: { name: 'kuberay' },
+        model: { id: 'Qwen/Qwen3-8B' },
+        engine: { type: 'vllm' },
+        resources: { gpu: { count: 1 }, memory: '24Gi', cpu: '4' },
+      });
+      const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } };
+      cluster.kubectl(['apply', '--server-side', '-n', NAMESPACE, '-f', '-'], [namespace, ...Testing.synth(chart)].map((o) => JSON.stringify(o)).join('\n'));
+      rayService = cluster.get(['rayservice', 'qwen', '-n', NAMESPACE]);
+      await cluster.waitFor('the RayCluster, its head and worker pods, and the RayService\'s status', () => {
+        const s = cluster.get(['rayservice', 'qwen', '-n', NAMESPACE]);
+        const pods = cluster.get(['pods', '-n', NAMESPACE]).items as any[];
+        return s.status?.conditions?.length > 0 && pods.length >= 2 ? s : undefined;
+      }, 300_000, ['get', 'rayservices,rayclusters,pods,services', '-n', NAMESPACE, '-o', 'wide']);
+    });
+
+    afterAll(async () => {
+      await cluster?.stop();
+    });
+
+    test('the operator makes the RayCluster of the RayService from the groups we render', () => {
+      const [rayCluster] = cluster.get(['rayclusters', '-n', NAMESPACE]).items;
+      expect(rayCluster.metadata.ownerReferences).toMatchObject([{ kind: 'RayService', name: 'qwen', controller: true }]);
+      const rendered = rayService.spec.rayClusterConfig;
+      expect(rayCluster.spec.headGroupSpec.template.spec.containers[0].image).toBe(rendered.headGroupSpec.template.spec.containers[0].image);
+      expect(rayCluster.spec.workerGroupSpecs.map((g: any) => [g.groupName, g.replicas, g.template.spec.containers[0].resources.limits['nvidia.com/gpu']]))
+        .toEqual(rendered.workerGroupSpecs.map((g: any) => [g.groupName, g.replicas, g.template.spec.containers[0].resources.limits['nvidia.com/gpu']]));
+    });
+
+    test('the GPU workers wait for a node with a GPU, as the scheduler says; the head waits for its image', async () => {
+      const workers = await cluster.waitFor('the workers unschedulable', () => {
+        const pods = cluster.get(['pods', '-n', NAMESPACE, '-l', 'ray.io/node-type=worker']).items as any[];
+        const waiting = pods.filter((p) => p.status.conditions?.some((c: any) => c.type === 'PodScheduled' && c.reason === 'Unschedulable'));
+        return waiting.length > 0 && waiting.length === pods.length ? waiting : undefined;
+      }, 120_000);
+      expect(workers[0].status.conditions.find((c: any) => c.type === 'PodScheduled').message).toContain('Insufficient nvidia.com/gpu');
+      const head = await cluster.waitFor('the head pod waiting for its image', () => {
+        const [pod] = cluster.get(['pods', '-n', NAMESPACE, '-l', 'ray.io/node-type=head']).items;
+        const waiting = pod?.status.containerStatuses?.[0]?.state.waiting;
+        return ['ErrImagePull', 'ImagePullBackOff'].includes(waiting?.reason) ? pod : undefined;
+      }, 300_000);
+      expect(head.spec.containers[0].image).toBe(rayService.spec.rayClusterConfig.headGroupSpec.template.spec.containers[0].image);
+    });
+
+    test('kube-inference status reads the status the operator wrote', async () => {
+      const saved = cluster.kubectl(['get', 'rayservice', 'qwen', '-n', NAMESPACE, '-o', 'yaml']);
+      const status = cluster.get(['rayservice', 'qwen', '-n', NAMESPACE]).status;
+      const r = await cli(['status', '-o', 'json'], { stdin: saved });
+      expect(r.code).toBe(0);
+      // KubeRay 1.6.2's words while the Ray cluster is not up (controllers/ray/rayservice_controller.go).
+      expect(status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'Initializing', message: 'RayService is initializing' });
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        provider: { name: 'kuberay', resourceKind: 'RayService', resourceName: 'qwen' },
+        endpoint: { service: 'qwen-serve-svc', port: 8000 },
+        phase: 'Pending',
+        message: 'RayService is initializing',
+        replicas: { desired: 1, ready: 0 },
+      });
+    });
+  });
