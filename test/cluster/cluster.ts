@@ -2,8 +2,9 @@
  * A real single-node Kubernetes cluster for the tests, on this machine: etcd, kube-apiserver
  * (`Node,RBAC`, NodeRestriction), kube-controller-manager, kube-scheduler, the kubelet, kube-proxy
  * (iptables) and kubectl of one release, built from the Go module proxy (scripts/test-setup/kubernetes.mjs);
- * CoreDNS behind the `kube-dns` Service (cluster-dns.ts); containerd and runc from Debian; the CNI bridge and host-local plugins from Debian's
- * containernetworking-plugins. Images come from buildah (`loadImage`), never from a registry.
+ * CoreDNS behind the `kube-dns` Service (cluster-dns.ts); containerd and runc from Debian; the CNI bridge
+ * and host-local plugins from Debian's containernetworking-plugins. Images come from buildah
+ * (`loadImage`), never from a registry.
  *
  * Everything listens on the node's bridge address or on loopback, with free ports; everything lives
  * under CLUSTER_DIR and is undone by `stop` (node-host.ts), also after a crash (the next start sweeps).
@@ -362,7 +363,6 @@ export class KubeCluster {
 function identity(user: string, groups: string): Identity {
   return { user, groups, token: randomBytes(24).toString('hex') };
 }
-
 
 /** A program of a build, or why it is not there. */
 function binaryOf(build: GoBuild | { reason: string }, name: string): string {

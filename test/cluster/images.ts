@@ -46,6 +46,20 @@ export function clusterImagesSupport(): SandboxSupport {
     ? { ok: false, reason: 'debootstrap is not installed (the Debian base of the images): apt-get install debootstrap' } : { ok: true };
 }
 
+/**
+ * Builds `image` anew with `build`, then removes the image that had the name before, now nameless: the
+ * images built on every run (the distribution, the provider, the merge image; 1.65 GB together) would
+ * otherwise pile up in buildah's storage, run after run.
+ */
+function rebuilt(image: string, build: () => void): string {
+  const before = spawnSync('buildah', ['images', '--quiet', '--no-trunc', image], { encoding: 'utf8' }).stdout.trim();
+  build();
+  const after = spawnSync('buildah', ['images', '--quiet', '--no-trunc', image], { encoding: 'utf8' }).stdout.trim();
+  // Left alone when still in use (a working container of another build).
+  if (before !== '' && before !== after) spawnSync('buildah', ['rmi', before], { stdio: 'ignore' });
+  return image;
+}
+
 /** Whether buildah has `image` already. */
 function built(image: string): boolean {
   return spawnSync('buildah', ['inspect', '--type', 'image', image], { stdio: 'ignore' }).status === 0;
@@ -131,14 +145,15 @@ export function distributionServerImage(image: string, install: LlamaStackEnv): 
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-cluster-distribution-'));
   try {
     const layout = distributionImage(work, install);
-    return commitImage(image, pythonImage(venvBasePython(install.venv)), (c, root) => {
+    const base = pythonImage(venvBasePython(install.venv));
+    return rebuilt(image, () => commitImage(image, base, (c, root) => {
       for (const entry of fs.readdirSync(work)) copyInto(root, path.join(work, entry), `/${entry}`);
       copyInto(root, install.dir, install.dir);
       openPath(root, install.dir);
       const config = ['--workingdir', layout.workingDir ?? '/', '--entrypoint', JSON.stringify(layout.entrypoint), '--cmd', '[]'];
       for (const [k, v] of Object.entries(layout.env ?? {})) config.push('--env', `${k}=${v}`);
       run('buildah', ['config', ...config, c]);
-    });
+    }));
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
@@ -149,7 +164,8 @@ export function sampleProviderImage(image: string, python: ImagePython): string 
   const context = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-cluster-sample-provider-'));
   try {
     prepareSampleProviderContext(context);
-    buildImage(context, path.join(context, 'Containerfile'), image, { PYTHON_IMAGE: pythonImage(python) });
+    const base = pythonImage(python);
+    rebuilt(image, () => buildImage(context, path.join(context, 'Containerfile'), image, { PYTHON_IMAGE: base }));
   } finally {
     fs.rmSync(context, { recursive: true, force: true });
   }
@@ -158,8 +174,7 @@ export function sampleProviderImage(image: string, python: ImagePython): string 
 
 /** The merge image, built from this repository by its own script, named `image`. */
 export function mergeImageNamed(image: string): string {
-  run(path.join(REPO_ROOT, 'scripts', 'merge-image', 'build.sh'), ['--tag', image]);
-  return image;
+  return rebuilt(image, () => run(path.join(REPO_ROOT, 'scripts', 'merge-image', 'build.sh'), ['--tag', image]));
 }
 
 /** The sample provider's image as the providers' docs name it (examples/sample-provider). */

@@ -112,7 +112,8 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX})`, firstUnsu
       expect(providers.filter((p) => p.provider_id.startsWith('acme-')).map((p) => `${p.provider_id}:${p.provider_type}`).sort())
         .toEqual(['acme-echo:remote::acme-echo', 'acme-service:remote::acme-echo', 'acme-sidecar:remote::acme-echo']);
       const [pod] = serverPods();
-      const [servicePod] = cluster.get(['pods', '-n', NAMESPACE, '-l', 'kube-inference.io/server=llama-stack']).items;
+      const servicePod = (cluster.get(['pods', '-n', NAMESPACE, '-l', 'kube-inference.io/server=llama-stack']).items as any[])
+        .find((p) => p.metadata.name.startsWith('llama-stack-acme-service-'));
 
       const inline = await chat('acme-echo/echo', 'hello   cluster');
       expect(inline.status).toBe(200);
