@@ -113,7 +113,7 @@ async function main(): Promise<void> {
   const cluster = await KubeCluster.start();
   const results: Record<string, Run[]> = {};
   try {
-    loadServerImages(cluster, install, OGX);
+    loadServerImages(cluster, [{ install, version: OGX }]);
     // One run of the largest case first, not counted: the page cache, containerd's snapshots.
     let n = 0;
     const run = async (objects: readonly any[]) => {

@@ -22,6 +22,7 @@ import * as path from 'node:path';
 import type { KubeCluster } from './cluster';
 import { run } from './node-host';
 import { defaultMergeImage } from '../../src/run-config/merge-image';
+import { findRelease } from '../../src/run-config/releases';
 import { prepareSampleProviderContext } from '../pod-startup/sample-provider-image';
 import { buildImage } from '../sandbox/buildah';
 import { SandboxSupport } from '../sandbox/host';
@@ -180,20 +181,24 @@ export function mergeImageNamed(image: string): string {
 /** The sample provider's image as the providers' docs name it (examples/sample-provider). */
 export const SAMPLE_PROVIDER_IMAGE = 'quay.io/acme/acme-echo-provider:0.1.0';
 
-/** The distribution image of a real ogx server; its tag names the release, as upstream's do. */
-export function ogxDistributionImage(version: string): string {
-  return `localhost/kube-inference-tests/ogx-distribution-starter:${version}`;
+/**
+ * The distribution image of a server release built here, named as upstream names its starter image
+ * (`ogxai/distribution-starter`, `llamastack/distribution-starter`): its tag names the release.
+ */
+export function distributionImageOf(version: string): string {
+  const project = findRelease(version)?.project === 'llama-stack' ? 'llamastack' : 'ogx';
+  return `localhost/kube-inference-tests/${project}-distribution-starter:${version}`;
 }
 
 /**
- * Builds the images a server with the sample provider runs in and loads them into the cluster's node:
- * the distribution image of `install` (named by `ogxDistributionImage(version)`), the sample provider's
- * image and the merge image under the library's default name.
+ * Builds the images servers with the sample provider run in and loads them into the cluster's node: the
+ * distribution image of each server's environment (named by `distributionImageOf`), the sample
+ * provider's image (on the first one's Python) and the merge image under the library's default name.
  */
-export function loadServerImages(cluster: KubeCluster, install: LlamaStackEnv, version: string): void {
+export function loadServerImages(cluster: KubeCluster, servers: ReadonlyArray<{ install: LlamaStackEnv; version: string }>): void {
   for (const image of [
-    distributionServerImage(ogxDistributionImage(version), install),
-    sampleProviderImage(SAMPLE_PROVIDER_IMAGE, venvBasePython(install.venv)),
+    ...servers.map((s) => distributionServerImage(distributionImageOf(s.version), s.install)),
+    sampleProviderImage(SAMPLE_PROVIDER_IMAGE, venvBasePython(servers[0].install.venv)),
     mergeImageNamed(defaultMergeImage()),
   ]) cluster.loadImage(image);
 }

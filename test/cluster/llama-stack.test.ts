@@ -6,16 +6,17 @@
  * with the sample provider three ways: in the server's process, with its service in a native sidecar, and
  * with its service in a Deployment of its own reached by its Service's name (the cluster's DNS). The
  * stories a user meets next: the server's container killed, a change of the server's ConfigMap applied,
- * a provider image that cannot be installed.
+ * what `kube-inference render` writes, a provider image that cannot be installed; and a server of
+ * llama-stack 0.7.3, the last release before the rename, in its own distribution image.
  */
 import { stringify } from 'yaml';
 import { clusterSupport, KubeCluster, TaskEvent } from './cluster';
 import { request } from './http';
-import { clusterImagesSupport, loadServerImages, ogxDistributionImage, pythonImage, SAMPLE_PROVIDER_IMAGE } from './images';
+import { clusterImagesSupport, distributionImageOf, loadServerImages, pythonImage, SAMPLE_PROVIDER_IMAGE } from './images';
 import { manifestText, SERVER_CONFIG, serverStack } from './server-stack';
 import { ExternalProvider } from '../../src';
 import { cli } from '../cli/run';
-import { OGX } from '../pod-startup/helpers';
+import { LLAMA_STACK, OGX } from '../pod-startup/helpers';
 import { describeWhen, firstUnsupported } from '../sandbox/host';
 import { venvBasePython } from '../sandbox/images';
 import { llamaStackEnv, testEnvsSupport } from '../sandbox/test-envs';
@@ -26,8 +27,9 @@ const ECHO = SAMPLE_PROVIDER_IMAGE;
 const NO_META = 'registry.example.com/acme/no-meta:1';
 const HEX = '[0-9a-f]{32}';
 
-/** The manifests of a server `name` with `providers`, reading `config` from a ConfigMap of the same chart. */
-const stack = (name: string, providers: ExternalProvider[], config?: object) => manifestText(serverStack(name, providers, config));
+/** The manifests of a server `name` of `version` (ogx by default) with `providers`, reading `config` from a ConfigMap of the same chart. */
+const stack = (name: string, providers: ExternalProvider[], config?: object, version?: string) =>
+  manifestText(serverStack(name, providers, config, version));
 
 const PROVIDERS: ExternalProvider[] = [
   { providerId: 'acme-echo', image: ECHO, config: { prefix: '> ' } },
@@ -36,8 +38,10 @@ const PROVIDERS: ExternalProvider[] = [
 ];
 
 const env = llamaStackEnv(OGX);
-describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX})`, firstUnsupported(clusterSupport, clusterImagesSupport, () => testEnvsSupport(env)),
-  'the single-node cluster, debootstrap and the ogx test environment', () => {
+const legacyEnv = llamaStackEnv(LLAMA_STACK);
+describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX}, llama-stack ${LLAMA_STACK})`,
+  firstUnsupported(clusterSupport, clusterImagesSupport, () => testEnvsSupport(env, legacyEnv)),
+  'the single-node cluster, debootstrap and the ogx and llama-stack test environments', () => {
     let cluster: KubeCluster;
     let base: string;
     let startEvents: TaskEvent[];
@@ -64,7 +68,7 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX})`, firstUnsu
     // The images in a hook of their own, before the apply's (cold, the Debian base comes from the mirror).
     beforeAll(async () => {
       cluster = await KubeCluster.start();
-      loadServerImages(cluster, env.value!, OGX);
+      loadServerImages(cluster, [{ install: env.value!, version: OGX }, { install: legacyEnv.value!, version: LLAMA_STACK }]);
       cluster.loadImage(pythonImage(venvBasePython(env.value!.venv)), NO_META);
     });
 
@@ -183,7 +187,7 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX})`, firstUnsu
           kind: 'OGXServer',
           metadata: { name: 'rendered', namespace: NAMESPACE },
           spec: {
-            distribution: { image: ogxDistributionImage(OGX) },
+            distribution: { image: distributionImageOf(OGX) },
             overrideConfig: { name: 'rendered-config', key: 'config.yaml' },
             externalProviders: { inference: [{ providerId: 'acme-echo', image: ECHO, config: { prefix: 'rendered> ' } }] },
           },
@@ -202,6 +206,28 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX})`, firstUnsu
         return a;
       }, 120_000);
       expect(answer.body.choices[0].message.content).toBe('rendered> from render');
+    });
+
+    test(`llama-stack ${LLAMA_STACK}: a server with the provider in its process and in a native sidecar rolls out and answers`, async () => {
+      cluster.kubectl(['apply', '--server-side', '-n', NAMESPACE, '-f', '-'], stack('legacy', [
+        { providerId: 'acme-echo', image: ECHO, config: { prefix: 'legacy> ' } },
+        { providerId: 'acme-sidecar', image: ECHO, config: { prefix: 'legacy sidecar> ' }, sidecar: {} },
+      ], undefined, LLAMA_STACK));
+      await available('legacy');
+      const [pod] = serverPods('legacy');
+      expect(pod.status.containerStatuses.map((c: any) => `${c.name}:${c.ready}`)).toEqual(['llama-stack:true']);
+      expect(cluster.kubectl(['logs', '-n', NAMESPACE, pod.metadata.name, '-c', 'llama-stack'])).toContain('Preflight passed: 2 external provider(s) ready');
+      const service = cluster.get(['service', 'legacy-service', '-n', NAMESPACE]);
+      const url = `http://${service.spec.clusterIP}:${service.spec.ports[0].port}/v1/chat/completions`;
+      const ask = (model: string) => cluster.waitFor(`${model} answering through the Service`, async () => {
+        const a = await request(url, { model, messages: [{ role: 'user', content: 'old   friend' }] });
+        if (a.status !== 200) throw new Error(`${a.status} ${JSON.stringify(a.body)}`);
+        return a.body.choices[0].message.content;
+      }, 120_000);
+      expect(await ask('acme-echo/echo')).toBe('legacy> old friend');
+      expect(await ask('acme-sidecar/echo')).toBe('legacy sidecar> old friend');
+      const [s] = await status('legacy');
+      expect(s).toMatchObject({ phase: 'Ready', providers: [{ providerId: 'acme-echo', phase: 'Ready' }, { providerId: 'acme-sidecar', mode: 'sidecar', phase: 'Ready' }] });
     });
 
     test('a provider image without its metadata fails its install container, as the pod\'s events and kube-inference status say', async () => {
