@@ -8,7 +8,7 @@
  * - the server healthy: `GET /v1/health` on the pod's IP answers 200 (polled every 100 ms): the start-up
  *   itself, init containers and server;
  * - the Service answering: the same through the Service's ClusterIP, once the kubelet's readiness probe
- *   passed and kube-proxy wrote the rules: what a client sees, in steps of the probes' 10 s periods.
+ *   passed and kube-proxy wrote the rules: what a client sees, in steps of the startup probe's period.
  *
  * With, for the median run, where the time to the server healthy went (containerd's task events): the
  * apply to the first container's start, the init containers' own run times, the kubelet's turns between

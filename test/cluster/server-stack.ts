@@ -1,5 +1,5 @@
 /**
- * What the cluster's stories and its benchmark apply: a LlamaStackWithProviders server of the ogx
+ * What the cluster's stories and its benchmark apply: a LlamaStackWithProviders server of a
  * distribution image built for the cluster (images.ts), its config the user's, in a ConfigMap of the
  * same chart; and the same image's server started alone, as the floor a server with providers is
  * measured against.
