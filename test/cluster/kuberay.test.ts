@@ -38,6 +38,8 @@ describeWhen('KubeRay reconciles a rendered RayService on a real cluster', first
       // The release's own CRDs and ClusterRole (config/ in its module), bound to its ServiceAccount as its kustomization binds it.
       const crds = fs.readdirSync(path.join(moduleDir, 'config', 'crd', 'bases')).map((f) => fs.readFileSync(path.join(moduleDir, 'config', 'crd', 'bases', f), 'utf8'));
       cluster.kubectl(['apply', '--server-side', '-f', '-'], crds.join('\n---\n'));
+      // The API server serves a CRD's kind only once it is Established: a RayService applied before is refused.
+      cluster.kubectl(['wait', '--for=condition=Established', '--timeout=120s', 'crd/rayclusters.ray.io', 'crd/rayservices.ray.io']);
       cluster.kubectl(['apply', '--server-side', '-f', '-'], [
         fs.readFileSync(path.join(moduleDir, 'config', 'rbac', 'role.yaml'), 'utf8'),
         stringify({
