@@ -39,7 +39,9 @@ describeWhen('KubeRay reconciles a rendered RayService on a real cluster', first
       const crds = fs.readdirSync(path.join(moduleDir, 'config', 'crd', 'bases')).map((f) => fs.readFileSync(path.join(moduleDir, 'config', 'crd', 'bases', f), 'utf8'));
       cluster.kubectl(['apply', '--server-side', '-f', '-'], crds.join('\n---\n'));
       // The API server serves a CRD's kind only once it is Established: a RayService applied before is refused.
-      cluster.kubectl(['wait', '--for=condition=Established', '--timeout=120s', 'crd/rayclusters.ray.io', 'crd/rayservices.ray.io']);
+      // Polled rather than `kubectl wait`, which fails outright on a CRD whose status has no conditions yet.
+      await cluster.waitFor('the KubeRay CRDs Established', () => (['rayclusters.ray.io', 'rayservices.ray.io'].every((crd) =>
+        (cluster.get(['crd', crd]).status?.conditions ?? []).some((c: any) => c.type === 'Established' && c.status === 'True')) ? true : undefined), 120_000);
       cluster.kubectl(['apply', '--server-side', '-f', '-'], [
         fs.readFileSync(path.join(moduleDir, 'config', 'rbac', 'role.yaml'), 'utf8'),
         stringify({
