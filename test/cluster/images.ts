@@ -12,7 +12,8 @@
  *   CUDA libraries): only the starter distribution's inline sentence-transformers provider imports it, so
  *   the stories here give the server a config without it;
  * - the sample provider's image, from its own Containerfile on that Python base;
- * - the merge image, by this repository's scripts/merge-image/build.sh.
+ * - the merge image, by this repository's scripts/merge-image/build.sh;
+ * - a CPU Ray image, laid out as upstream's `rayproject/ray:<version>-py312-cpu` (`rayImage`).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -27,7 +28,7 @@ import { prepareSampleProviderContext } from '../pod-startup/sample-provider-ima
 import { buildImage } from '../sandbox/buildah';
 import { SandboxSupport } from '../sandbox/host';
 import { distributionImage, ImagePython, REPO_ROOT, venvBasePython } from '../sandbox/images';
-import { LlamaStackEnv, testEnvsCacheDir } from '../sandbox/test-envs';
+import { LlamaStackEnv, testEnvsCacheDir, ToolEnv } from '../sandbox/test-envs';
 
 const DEBIAN_MIRROR = 'http://deb.debian.org/debian';
 const SUITE = 'bookworm';
@@ -95,16 +96,20 @@ function openPath(root: string, dir: string): void {
   for (let d = dir; d !== '/'; d = path.dirname(d)) run('chmod', ['o+rx', path.join(root, d)]);
 }
 
-/** The Debian base image with Python's runtime libraries, from a root file system debootstrap made once (cached under the test cache). */
-export function debianImage(): string {
-  const image = `localhost/kube-inference-tests/debian:${SUITE}-python-runtime-${hash(PYTHON_RUNTIME_PACKAGES.join(','))}`;
+/**
+ * The Debian base image with Python's runtime libraries and the `extra` packages, from a root file system
+ * debootstrap made once (cached under the test cache).
+ */
+export function debianImage(extra: readonly string[] = []): string {
+  const packages = [...PYTHON_RUNTIME_PACKAGES, ...extra];
+  const image = `localhost/kube-inference-tests/debian:${SUITE}-python-runtime-${hash(packages.join(','))}`;
   if (built(image)) return image;
-  const rootfs = path.join(testEnvsCacheDir(), 'cluster-images', `debian-${SUITE}-python-runtime-${hash(PYTHON_RUNTIME_PACKAGES.join(','))}`);
+  const rootfs = path.join(testEnvsCacheDir(), 'cluster-images', `debian-${SUITE}-python-runtime-${hash(packages.join(','))}`);
   if (!fs.existsSync(path.join(rootfs, 'ready'))) {
     const staging = `${rootfs}.staging-${process.pid}`;
     fs.rmSync(staging, { recursive: true, force: true });
     fs.mkdirSync(path.dirname(rootfs), { recursive: true });
-    run('debootstrap', ['--variant=minbase', `--include=${PYTHON_RUNTIME_PACKAGES.join(',')}`, SUITE, staging, DEBIAN_MIRROR]);
+    run('debootstrap', ['--variant=minbase', `--include=${packages.join(',')}`, SUITE, staging, DEBIAN_MIRROR]);
     // apt's downloaded packages are not part of an image.
     fs.rmSync(path.join(staging, 'var', 'cache', 'apt', 'archives'), { recursive: true, force: true });
     fs.writeFileSync(path.join(staging, 'ready'), '');
@@ -117,12 +122,15 @@ export function debianImage(): string {
   });
 }
 
-/** The Python base image: `python` (an installation prefix) on the Debian base, as `python:<version>-slim`. */
-export function pythonImage(python: ImagePython): string {
+/**
+ * The Python base image: `python` (an installation prefix) on the Debian base (with its `extra` packages),
+ * as `python:<version>-slim`.
+ */
+export function pythonImage(python: ImagePython, extra: readonly string[] = []): string {
   const version = spawnSync(path.join(python.binDir, 'python3'), ['-c', 'import sys; print("%d.%d.%d" % sys.version_info[:3])'], { encoding: 'utf8' }).stdout.trim();
-  const image = `localhost/kube-inference-tests/python:${version}-slim-${hash(python.prefix)}`;
+  const image = `localhost/kube-inference-tests/python:${version}-slim-${hash([python.prefix, ...extra].join(','))}`;
   if (built(image)) return image;
-  return commitImage(image, debianImage(), (c, root) => {
+  return commitImage(image, debianImage(extra), (c, root) => {
     copyInto(root, python.prefix, python.prefix);
     openPath(root, python.prefix);
     for (const [name, target] of [['python3', 'python3'], ['python', 'python3'], ['pip', 'pip3'], ['pip3', 'pip3']]) {
@@ -176,6 +184,31 @@ export function sampleProviderImage(image: string, python: ImagePython): string 
 /** The merge image, built from this repository by its own script, named `image`. */
 export function mergeImageNamed(image: string): string {
   return rebuilt(image, () => run(path.join(REPO_ROOT, 'scripts', 'merge-image', 'build.sh'), ['--tag', image]));
+}
+
+/** The CPU Ray image of Ray's release `version` as upstream names it (Python 3.12, no CUDA). */
+export function rayCpuImageName(version: string): string {
+  return `rayproject/ray:${version}-py312-cpu`;
+}
+
+/**
+ * A CPU Ray image of the test set-up's `ray-serve` environment (`ray[serve]` from PyPI, no vLLM), named
+ * `image`, laid out as upstream lays out `rayproject/ray` (ray-project/ray docker/base-deps/Dockerfile):
+ * the user `ray` (uid 1000, gid 100) with its home as working directory, and `wget`, which KubeRay's exec
+ * probes run (ray-operator/controllers/ray/utils/constant.go BaseWgetHealthCommand). Ray's environment
+ * is first on the image's PATH, as upstream's conda is; KubeRay starts Ray in a login shell (`bash -lc`),
+ * whose PATH upstream's Ubuntu keeps and Debian's /etc/profile resets, so /etc/profile.d puts it first
+ * again there.
+ */
+export function rayImage(image: string, ray: ToolEnv): string {
+  return rebuilt(image, () => commitImage(image, pythonImage(venvBasePython(ray.venv), ['wget']), (c, root) => {
+    copyInto(root, ray.dir, ray.dir);
+    openPath(root, ray.dir);
+    const pathWithRay = `${path.join(ray.venv, 'bin')}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
+    fs.writeFileSync(path.join(root, 'etc', 'profile.d', 'ray.sh'), `export PATH="${path.join(ray.venv, 'bin')}:$PATH"\n`);
+    run('chroot', [root, 'useradd', '-ms', '/bin/bash', '-d', '/home/ray', 'ray', '--uid', '1000', '--gid', '100']);
+    run('buildah', ['config', '--user', '1000', '--env', 'HOME=/home/ray', '--workingdir', '/home/ray', '--env', 'LC_ALL=C.UTF-8', '--env', `PATH=${pathWithRay}`, '--cmd', '["bash"]', c]);
+  }));
 }
 
 /** The sample provider's image as the providers' docs name it (examples/sample-provider). */

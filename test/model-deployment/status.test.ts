@@ -202,6 +202,37 @@ describe('KubeRay RayService status (condition Ready; application statuses)', ()
       .toMatchObject({ phase: 'Failed', message: 'ImportError: vllm' });
   });
 
+  test('the first Ray cluster is KubeRay\'s pending one: its applications and counts are read until one is active', () => {
+    // As KubeRay 1.6.2 wrote it on the single-node cluster (test/cluster/kuberay.test.ts), abridged.
+    const first = {
+      activeServiceStatus: { rayClusterStatus: { desiredCPU: '0' } },
+      pendingServiceStatus: {
+        rayClusterName: 'qwen-4m9gp',
+        rayClusterStatus: { readyWorkerReplicas: 1 },
+        applicationStatuses: { llm: { status: 'DEPLOY_FAILED', message: "Deploying app 'llm' failed with exception: ModuleNotFoundError: No module named 'vllm'" } },
+      },
+      conditions: [condition('Ready', 'False', 'Initializing', 'RayService is initializing')],
+    };
+    expect(translateRayServiceStatus(rayService(first))).toMatchObject({
+      phase: 'Failed', message: "Deploying app 'llm' failed with exception: ModuleNotFoundError: No module named 'vllm'", replicas: { desired: 3, ready: 1 },
+    });
+    const deploying = { ...first, pendingServiceStatus: { ...first.pendingServiceStatus, applicationStatuses: { llm: { status: 'DEPLOYING' } } } };
+    expect(translateRayServiceStatus(rayService(deploying))).toMatchObject({ phase: 'Deploying', message: 'RayService is initializing' });
+  });
+
+  test('an upgrade: the active cluster serves; a failure of the new one is told alongside', () => {
+    const upgrade = {
+      activeServiceStatus: { rayClusterName: 'qwen-old', applicationStatuses: { llm: { status: 'RUNNING' } } },
+      pendingServiceStatus: { rayClusterName: 'qwen-new', applicationStatuses: { llm: { status: 'DEPLOY_FAILED', message: 'ImportError: vllm' } } },
+      conditions: [condition('Ready', 'True', 'NonZeroServeEndpoints'), condition('UpgradeInProgress', 'True', 'BothActivePendingClustersExist')],
+    };
+    expect(translateRayServiceStatus(rayService(upgrade))).toMatchObject({
+      phase: 'Running', message: "the upgrade's new Ray cluster qwen-new fails: ImportError: vllm",
+    });
+    const healthy = { ...upgrade, pendingServiceStatus: { rayClusterName: 'qwen-new', applicationStatuses: { llm: { status: 'DEPLOYING' } } } };
+    expect(translateRayServiceStatus(rayService(healthy)).message).toBeUndefined();
+  });
+
   test('UNHEALTHY → Failed with the messages of its Serve deployments', () => {
     const status = apps('UNHEALTHY', { serveDeploymentStatuses: { LLMServer: { status: 'UNHEALTHY', message: 'replica crashed: CUDA out of memory' }, OpenAiIngress: { status: 'HEALTHY' } } });
     expect(translateRayServiceStatus(rayService(status))).toMatchObject({ phase: 'Failed', message: 'LLMServer: replica crashed: CUDA out of memory' });

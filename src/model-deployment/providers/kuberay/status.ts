@@ -6,6 +6,11 @@
 // v1.7 adds `spec.suspend`: while it holds, the conditions `Suspending` and then `Suspended` are True, the Ray
 // clusters are deleted and `Ready` is False with reason SuspendInProgress or SuspendComplete
 // (rayservice_controller.go handleSuspend; the condition names as KubeRay's e2e tests wait for them).
+// A RayService's Ray cluster is first KubeRay's *pending* cluster, whose Serve applications and counts are
+// under `status.pendingServiceStatus`, and becomes the *active* one (`activeServiceStatus`) only once it
+// serves (rayservice_controller.go reconcilePromotionAndServingStatus): until a cluster is active, Ray's
+// report on the first one is read from the pending status. During an upgrade the active cluster keeps
+// serving, and a failure of the new one is told alongside.
 import { RAY_SERVE_PORT } from './serve-config';
 import { compareStrings } from '../../../checks';
 import { countOf, EndpointStatus, findCondition, isTerminating, ModelDeploymentStatus, OPENAI_BASE_PATH, providerStatusOf, textOf, UpstreamResource } from '../../status';
@@ -15,6 +20,7 @@ interface ApplicationStatus extends ServeDeploymentStatus { readonly serveDeploy
 interface ServiceStatus {
   readonly applicationStatuses?: Record<string, ApplicationStatus>;
   readonly rayClusterStatus?: { readonly readyWorkerReplicas?: unknown; readonly availableWorkerReplicas?: unknown };
+  readonly rayClusterName?: unknown;
 }
 
 const FAILED_APP_STATUSES = ['DEPLOY_FAILED', 'UNHEALTHY'];
@@ -42,9 +48,12 @@ export function translateRayServiceStatus(service: UpstreamResource, providerNam
   const spec = service.spec as { rayClusterConfig?: { workerGroupSpecs?: { replicas?: unknown }[] } } | undefined;
   const groups = Array.isArray(spec?.rayClusterConfig?.workerGroupSpecs) ? spec!.rayClusterConfig!.workerGroupSpecs! : [];
   const desired = groups.reduce((sum, g) => sum + (countOf(g?.replicas) ?? 0), 0);
-  const status = (service.status ?? {}) as { serviceStatus?: unknown; activeServiceStatus?: ServiceStatus };
-  const active = status.activeServiceStatus ?? {};
-  const apps = Object.entries(active.applicationStatuses ?? {}).sort(([a], [b]) => compareStrings(a, b));
+  const status = (service.status ?? {}) as { serviceStatus?: unknown; activeServiceStatus?: ServiceStatus; pendingServiceStatus?: ServiceStatus };
+  const pending = status.pendingServiceStatus ?? {};
+  const serving = textOf(status.activeServiceStatus?.rayClusterName) !== undefined;
+  // The status of the cluster that serves, else of the first one on its way (see above).
+  const active = serving || textOf(pending.rayClusterName) === undefined ? status.activeServiceStatus ?? {} : pending;
+  const apps = applicationsOf(active);
   // The counts are `omitempty` int32s: once rayClusterStatus is reported, a missing count is 0.
   const reported = active.rayClusterStatus === undefined ? undefined : 0;
   const ready = countOf(active.rayClusterStatus?.readyWorkerReplicas) ?? reported;
@@ -71,11 +80,18 @@ export function translateRayServiceStatus(service: UpstreamResource, providerNam
     return { ...base, phase: 'Failed', message: failureMessage(failed[0], failed[1]), replicas: replicas(false) };
   }
   if (readyCondition?.status === 'True' || (readyCondition === undefined && status.serviceStatus === 'Running')) {
-    return { ...base, phase: 'Running', replicas: replicas(true) };
+    const upgradeFailed = serving ? applicationsOf(pending).find(([, app]) => FAILED_APP_STATUSES.includes(String(app?.status))) : undefined;
+    const message = upgradeFailed && `the upgrade's new Ray cluster ${String(pending.rayClusterName)} fails: ${failureMessage(...upgradeFailed)}`;
+    return { ...base, phase: 'Running', ...(message ? { message } : {}), replicas: replicas(true) };
   }
   const message = textOf(readyCondition?.message);
   if (apps.length > 0) return { ...base, phase: 'Deploying', message, replicas: replicas(false) };
   return { ...base, phase: 'Pending', message: message ?? (readyCondition ? undefined : 'KubeRay has not reported a status yet'), replicas: replicas(false) };
+}
+
+/** The Serve applications of a cluster's status, by name. */
+function applicationsOf(cluster: ServiceStatus): [string, ApplicationStatus][] {
+  return Object.entries(cluster.applicationStatuses ?? {}).sort(([a], [b]) => compareStrings(a, b));
 }
 
 /** The application's message, else the messages of its failing Serve deployments ("serveStatuses"). */
