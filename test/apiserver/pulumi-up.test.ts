@@ -3,59 +3,23 @@
  * and the Pulumi SDK and Kubernetes package from the npm registry, goes through `pulumi up` (local file
  * backend, throw-away PULUMI_HOME) against the real API server of the newest minor tested; then every
  * Kubernetes object the stack recorded is read back through the API server (the objects carry one addition,
- * `pulumi.com/skipAwait`: see ENTRY). The CLI, its Node.js language
- * host and the Kubernetes provider are built from the Go module proxy by scripts/test-setup/pulumi-cli.mjs,
- * which says which versions and why.
+ * `pulumi.com/skipAwait`: see ENTRY). The CLI, its language host and the Kubernetes provider are built from
+ * the Go module proxy (test/pulumi-cli/pulumi-program.ts).
  *
  * Nothing is destroyed: the API server, which runs no garbage collector, would never finish a Foreground
  * delete; it is thrown away with everything on it.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Cluster } from './cluster';
 import { ApiServer, apiServerSupport, apiServerVersion, NEWEST_TESTED_MINOR } from './server';
 import { initScriptsDigest } from '../../src/llama-stack/scripts';
-import { registryProblem, VERSIONS } from '../consumer/npm';
-import { goBuild } from '../sandbox/go-builds';
+import { Built, builtPrograms, diagnostics, installProgram, pulumiEnv, Ran, run, sdkProblem, SDK } from '../pulumi-cli/pulumi-program';
 import { describeWhen, SandboxSupport } from '../sandbox/host';
 
 const MINOR = NEWEST_TESTED_MINOR;
-const ROOT = path.join(__dirname, '..', '..');
-const EXAMPLE = path.join(ROOT, 'examples', 'pulumi-app');
-const SETUP = 'node scripts/test-setup/pulumi-cli.mjs';
-
-/**
- * The SDK the program runs on: the newest the consumer tests pin. The lowest the peer ranges allow
- * (3.100.0, this repository's devDependency) runs TypeScript programs with its own TypeScript 3.8, which
- * refuses the example's tsconfig (`module: node16`); later SDKs use the program's TypeScript.
- */
-const SDK = {
-  '@pulumi/pulumi': VERSIONS.newest['@pulumi/pulumi'], '@pulumi/kubernetes': VERSIONS.newest['@pulumi/kubernetes'], 'typescript': '~5.9.3', '@types/node': '^20',
-} as const;
-
-/** The index each program's build writes, and its binary. */
-const BINARIES = {
-  'pulumi-cli': 'pulumi',
-  'pulumi-language-host': 'pulumi-language-nodejs',
-  'pulumi-kubernetes-provider': 'pulumi-resource-kubernetes',
-} as const;
-type Binary = typeof BINARIES[keyof typeof BINARIES];
-
-/** Each built program: its path and the version it was built from. */
-type Built = Record<Binary, { readonly file: string; readonly version: string }>;
-
-/** The three built programs, or why one of them cannot run here. */
-function builtPrograms(): Built | { reason: string } {
-  const built: Partial<Built> = {};
-  for (const [name, binary] of Object.entries(BINARIES)) {
-    const b = goBuild(name, [binary], SETUP);
-    if ('reason' in b) return { reason: `${name}: ${b.reason}` };
-    built[binary] = { file: b.binaries[binary], version: String(b.info.version) };
-  }
-  return built as Built;
-}
+const EXAMPLE = path.join(__dirname, '..', '..', 'examples', 'pulumi-app');
 
 const programs = builtPrograms();
 
@@ -64,41 +28,8 @@ function support(): SandboxSupport {
   const server = apiServerSupport(MINOR);
   if (!server.ok) return server;
   if ('reason' in programs) return { ok: false, reason: programs.reason };
-  const problem = registryProblem(`@pulumi/pulumi@${SDK['@pulumi/pulumi']}`);
+  const problem = sdkProblem();
   return problem === undefined ? { ok: true } : { ok: false, reason: problem };
-}
-
-/** What a command that succeeded printed: stdout and stderr interleaved, as a terminal shows them, and stdout. */
-interface Ran {
-  readonly output: string;
-  readonly stdout: string;
-}
-
-/**
- * Runs a command without a shell, killed after `timeoutMs`, without blocking the test's event loop;
- * throws with the end of its output when it fails.
- */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => {
-      output += d.toString();
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      output += d.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 0) return resolve({ output, stdout });
-      const end = output.trim().split('\n').slice(-40).join('\n');
-      reject(new Error(`${command} ${args.join(' ')} exited ${code ?? `on a signal (killed after ${timeoutMs / 1000} s?)`}:\n${end}`));
-    });
-  });
 }
 
 /**
@@ -120,49 +51,6 @@ pulumi.runtime.registerStackTransformation(({ type, props, opts }) => {
 
 module.exports = require('./index');
 `;
-
-/** Copies the example into `work` with the packed library and the SDK installed; returns the program's directory. */
-async function installProgram(work: string): Promise<string> {
-  const program = path.join(work, 'pulumi-app');
-  fs.cpSync(EXAMPLE, program, { recursive: true });
-  fs.writeFileSync(path.join(program, 'skip-await.ts'), ENTRY);
-  fs.writeFileSync(path.join(program, 'package.json'), JSON.stringify({ name: 'pulumi-app', private: true, main: 'skip-await.ts' }, null, 2));
-  // `npm pack` of the compiled package (the test task compiles first): the library as a user installs it.
-  const packed = JSON.parse((await run('npm', ['pack', '--json', '--pack-destination', work], ROOT, process.env)).stdout) as { filename: string }[];
-  // No install scripts: @pulumi/kubernetes's would download the provider from GitHub; the test runs the
-  // one built from the module proxy. The npm cache makes later installs fast.
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--loglevel', 'error',
-    path.join(work, packed[0].filename), ...Object.entries(SDK).map(([name, version]) => `${name}@${version}`)], program, { ...process.env, NODE_OPTIONS: '' });
-  return program;
-}
-
-/**
- * The environment of the Pulumi commands: the built programs first on PATH, where the CLI finds its
- * language host and, as an ambient plugin, the provider: ambient plugins are used whatever their version.
- * An installed one (`pulumi plugin install --file`) is not: it is selected by version, this one's own is
- * not the release @pulumi/kubernetes asks for, and the CLI would fail to download that (get.pulumi.com).
- * Plugin downloads are off: nothing may be fetched.
- */
-function pulumiEnv(built: Built, work: string, kubeconfig: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PATH: [...Object.values(built).map((b) => path.dirname(b.file)), process.env.PATH].join(path.delimiter),
-    PULUMI_HOME: path.join(work, 'pulumi-home'),
-    PULUMI_BACKEND_URL: `file://${path.join(work, 'state')}`,
-    PULUMI_CONFIG_PASSPHRASE: 'test',
-    PULUMI_SKIP_UPDATE_CHECK: 'true',
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true',
-    KUBECONFIG: kubeconfig,
-    NODE_OPTIONS: '',
-  };
-  delete env.PULUMI_IGNORE_AMBIENT_PLUGINS;
-  return env;
-}
-
-/** The distinct messages of a level (`warning`, `error`) in Pulumi's output, from its progress and its diagnostics. */
-function diagnostics(output: string, level: 'warning' | 'error'): string[] {
-  return [...new Set([...output.matchAll(new RegExp(`\\b${level}: (.*)$`, 'gm'))].map((m) => m[1].trim()))].sort();
-}
 
 /** A Kubernetes object of the stack: what the program sent, and what the provider recorded of it. */
 interface Recorded {
@@ -190,7 +78,7 @@ describeWhen(`pulumi up of the example program (Pulumi CLI, kube-apiserver ${api
       work = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-pulumi-up-'));
       cluster = await Cluster.start(MINOR);
       server = cluster.server;
-      const program = await installProgram(work);
+      const program = await installProgram(work, EXAMPLE, { 'skip-await.ts': ENTRY }, 'skip-await.ts');
       const env = pulumiEnv(built, work, server.kubeconfig());
       fs.mkdirSync(path.join(work, 'state'));
       await run('pulumi', ['stack', 'init', 'dev', '--non-interactive'], program, env);

@@ -1,0 +1,152 @@
+/**
+ * `pulumi up` of a Pulumi program with the LlamaStackWithProviders component, on the real single-node
+ * cluster: the real Pulumi CLI, its language host and Kubernetes provider (test/pulumi-cli/pulumi-program.ts),
+ * with none of the `skipAwait` the bare API server needs (test/apiserver/pulumi-up.test.ts). The provider's
+ * own await logic waits for the rollout on a real kubelet: `pulumi up` returns when the server's Deployment is
+ * available, and its Service answers a chat through the sample provider. A changed user ConfigMap of the
+ * program, `pulumi up` again, updates it and the Deployment in place (with the provider's
+ * `enableConfigMapMutable`), rolls the pod through the hash annotation, and the new pod serves the new config.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { stringify } from 'yaml';
+import { clusterSupport, KubeCluster } from './cluster';
+import { request } from './http';
+import { clusterImagesSupport, distributionImageOf, loadServerImages, SAMPLE_PROVIDER_IMAGE } from './images';
+import { SERVER_CONFIG } from './server-stack';
+import { OGX } from '../pod-startup/helpers';
+import { Built, builtPrograms, diagnostics, installProgram, pulumiEnv, run, sdkProblem } from '../pulumi-cli/pulumi-program';
+import { describeWhen, firstUnsupported, SandboxSupport } from '../sandbox/host';
+import { llamaStackEnv, testEnvsSupport } from '../sandbox/test-envs';
+
+const NAMESPACE = 'pulumi-stories';
+const programs = builtPrograms();
+const env = llamaStackEnv(OGX);
+
+/** The program (index.ts); the test writes the inputs it reads. */
+const PROGRAM = `// The cluster stories' server as a Pulumi program (test/cluster/pulumi-up.test.ts): the Pulumi component
+// LlamaStackWithProviders with the sample provider in the server's process, the user's config a
+// ConfigMap of the program (so that changing it rolls the pods), in a namespace enforcing Pod Security
+// \`restricted\`. The test writes inputs.json: the images built for the cluster and the config.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as k8s from '@pulumi/kubernetes';
+import { LlamaStackWithProviders } from 'kube-inference-constructs/pulumi';
+
+interface Inputs {
+  readonly namespace: string;
+  readonly image: string;
+  readonly serverVersion: string;
+  readonly providerImage: string;
+  /** The user's config, as YAML. */
+  readonly config: string;
+}
+const inputs = JSON.parse(fs.readFileSync(path.join(__dirname, 'inputs.json'), 'utf8')) as Inputs;
+
+const namespace = new k8s.core.v1.Namespace('stories', {
+  metadata: { name: inputs.namespace, labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } },
+});
+const userConfig = new k8s.core.v1.ConfigMap('user-config', {
+  metadata: { namespace: namespace.metadata.name, name: 'server-user-config' },
+  data: { 'config.yaml': inputs.config },
+});
+const server = new LlamaStackWithProviders('server', {
+  namespace: namespace.metadata.name,
+  distribution: { image: inputs.image },
+  serverVersion: inputs.serverVersion,
+  userConfig: { configMap: userConfig },
+  externalProviders: { inference: [{ providerId: 'acme-echo', image: inputs.providerImage, config: { prefix: 'pulumi> ' } }] },
+});
+
+export const serviceName = server.serviceName;
+export const servicePort = server.servicePort;
+`;
+
+/** For `describeWhen`: the three Pulumi programs and the npm registry. */
+function pulumiSupport(): SandboxSupport {
+  if ('reason' in programs) return { ok: false, reason: programs.reason };
+  const problem = sdkProblem();
+  return problem === undefined ? { ok: true } : { ok: false, reason: problem };
+}
+
+describeWhen(`pulumi up of LlamaStackWithProviders on a real cluster (ogx ${OGX})`,
+  firstUnsupported(clusterSupport, clusterImagesSupport, () => testEnvsSupport(env), pulumiSupport),
+  'the single-node cluster, the ogx test environment, the Pulumi CLI, language host and Kubernetes provider, and the npm registry', () => {
+    let cluster: KubeCluster;
+    let work: string;
+    let program: string;
+    let pulumi: NodeJS.ProcessEnv;
+
+    /** Writes the program's inputs with the user's `config` and runs `pulumi up`; returns what it printed. */
+    const up = async (config: object) => {
+      fs.writeFileSync(path.join(program, 'inputs.json'), JSON.stringify({
+        namespace: NAMESPACE, image: distributionImageOf(OGX), serverVersion: OGX, providerImage: SAMPLE_PROVIDER_IMAGE, config: stringify(config),
+      }));
+      return (await run('pulumi', ['up', '--yes', '--non-interactive', '--color', 'never'], program, pulumi, 900_000)).output;
+    };
+    const deployment = () => cluster.get(['deployment', 'server', '-n', NAMESPACE]);
+    const chat = async (model: string, text: string) => {
+      const service = cluster.get(['service', 'server-service', '-n', NAMESPACE]);
+      return request(`http://${service.spec.clusterIP}:${service.spec.ports[0].port}/v1/chat/completions`, { model, messages: [{ role: 'user', content: text }] });
+    };
+
+    beforeAll(async () => {
+      work = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-cluster-pulumi-'));
+      program = await installProgram(work, path.join(__dirname, 'pulumi-server'), { 'index.ts': PROGRAM }, 'index.ts');
+      cluster = await KubeCluster.start();
+      loadServerImages(cluster, [{ install: env.value!, version: OGX }]);
+      pulumi = pulumiEnv(programs as Built, work, cluster.kubeconfig);
+      fs.mkdirSync(path.join(work, 'state'));
+      await run('pulumi', ['stack', 'init', 'dev', '--non-interactive'], program, pulumi);
+      // The Kubernetes provider replaces a ConfigMap whose data changes unless told it is mutable
+      // (pulumi-kubernetes#1567); a named one is deleted first, and with it everything that depends on it:
+      // the server's Service, ServiceAccount and Deployment, all rendered from the ConfigMap's outputs.
+      await run('pulumi', ['config', 'set', 'kubernetes:enableConfigMapMutable', 'true'], program, pulumi);
+    });
+    afterAll(async () => {
+      await cluster?.stop();
+      if (work) fs.rmSync(work, { recursive: true, force: true });
+    });
+
+    test('pulumi up returns once the server is available, and its Service answers through the provider', async () => {
+      const output = await up(SERVER_CONFIG);
+      expect(diagnostics(output, 'error')).toEqual([]);
+      // Read as `pulumi up` returned: the provider waited for the rollout, no test did.
+      const status = deployment().status;
+      expect(status).toMatchObject({ availableReplicas: 1, updatedReplicas: 1 });
+      const answer = await chat('acme-echo/echo', 'hello   pulumi');
+      expect(answer).toMatchObject({ status: 200 });
+      expect(answer.body.choices[0].message.content).toBe('pulumi> hello pulumi');
+    });
+
+    test('a changed user ConfigMap of the program, pulumi up again, rolls the pod; pulumi up returns with the new pod serving', async () => {
+      const hash = (d: any) => d.spec.template.metadata.annotations['kube-inference.io/configmaps-hash'];
+      const before = deployment();
+      const uids = () => ['service/server-service', 'serviceaccount/server-sa', 'deployment/server', 'configmap/server-user-config']
+        .map((o) => cluster.get([o, '-n', NAMESPACE]).metadata.uid);
+      const uidsBefore = uids();
+      // A model registered under a name of the user's; ogx 1.5 prefixes it with the provider's id.
+      const registered = { ...SERVER_CONFIG, registered_resources: { models: [{ model_id: 'greeter', provider_id: 'acme-echo', provider_model_id: 'echo', model_type: 'llm' }] } };
+      const output = await up(registered);
+      expect(diagnostics(output, 'error')).toEqual([]);
+      // Updated in place: the ConfigMap and the Deployment; nothing replaced. (The preview before says the
+      // Deployment, Service and ServiceAccount are to be replaced: every value the component renders from an
+      // output derives from all of them, unknown while previewed, so their names seemed to change.)
+      const update = output.slice(output.indexOf('Updating ('));
+      expect(update).toMatch(/~ 2 updated\s+5 unchanged/);
+      expect(update).not.toMatch(/replac/);
+      expect(uids()).toEqual(uidsBefore);
+      const after = deployment();
+      expect(hash(after)).not.toBe(hash(before));
+      expect(after.status).toMatchObject({ availableReplicas: 1, updatedReplicas: 1, observedGeneration: after.metadata.generation });
+      // The Service's endpoints follow the rollout a moment later (the EndpointSlice controller, then
+      // kube-proxy): right after `pulumi up` returned, the Service once refused the connection here.
+      const answer = await cluster.waitFor('the new pod answering through the Service', async () => {
+        const a = await chat('acme-echo/greeter', 'hello again');
+        if (a.status !== 200) throw new Error(`${a.status} ${JSON.stringify(a.body)}`);
+        return a;
+      }, 60_000);
+      expect(answer.body.choices[0].message.content).toBe('pulumi> hello again');
+    });
+  });
