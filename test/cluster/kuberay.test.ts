@@ -11,8 +11,8 @@
  * Then a RayService of a CPU Ray image really starts: the image is built here from PyPI's `ray[serve]`
  * (images.ts rayImage), named as upstream's `rayproject/ray:<version>-py312-cpu`, and the node advertises
  * a GPU as an extended resource so that the worker is scheduled and KubeRay starts Ray on it with one GPU.
- * The head and the worker come up Ready, KubeRay hands the Serve application to Ray, and Ray's own
- * report of its failure is what `kube-inference status` says: the image has Ray Serve but not what Ray
+ * The head comes up Ready and the worker joins its Ray cluster, KubeRay hands the Serve application to
+ * Ray, and Ray's own report of its failure is what `kube-inference status` says: the image has Ray Serve but not what Ray
  * Serve LLM imports (`ray[llm]`: pyarrow, vLLM). The image Serve LLM really runs in (vLLM and torch with
  * its CUDA libraries, 9.4 GB installed) does not fit this machine's disk, so a replica failing on a
  * missing GPU is not shown.
