@@ -99,7 +99,7 @@ function generatedCopy(go, source, pkg, copy, env) {
 }
 
 /** Go as {executable, version}, or why there is none. */
-function findGo() {
+export function findGo() {
   const candidates = process.env.KIC_GO ? [process.env.KIC_GO] : ['go', '/usr/local/go/bin/go'];
   for (const c of candidates) {
     const r = spawnSync(c, ['env', 'GOVERSION'], { encoding: 'utf8' });

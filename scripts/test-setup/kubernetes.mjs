@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setUpGoPrograms } from './go-build.mjs';
+import { findGo, setUpGoPrograms } from './go-build.mjs';
 import { CLUSTER_MINORS, apiServerPrograms, clusterPrograms } from './kubernetes-programs.mjs';
 
 const MODULES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'kubernetes');
@@ -57,7 +57,9 @@ if (CLUSTER_MINORS.length > 0) {
   // KubeRay checks (test/upstream-admission), in a module of its own; its CRDs and RBAC are read from
   // that release's module in the module cache (`moduleDir`).
   const kuberay = required(fs.readFileSync(path.join(MODULES, '..', 'kuberay-operator', 'go.mod'), 'utf8'), 'github.com/ray-project/kuberay/ray-operator');
-  const modCache = spawnSync(process.env.KIC_GO ?? 'go', ['env', 'GOMODCACHE'], { encoding: 'utf8' }).stdout?.trim() ?? '';
+  // The module cache of the Go the builds use (no Go: the build says so, and moduleDir is never read).
+  const go = findGo();
+  const modCache = typeof go === 'string' ? '' : spawnSync(go.executable, ['env', 'GOMODCACHE'], { encoding: 'utf8' }).stdout?.trim() ?? '';
   setUpGoPrograms({
     name: 'kuberay-operator',
     module: 'kuberay-operator',
