@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { Cluster } from './cluster';
 import { ApiServer, apiServerSupport, apiServerVersion, NEWEST_TESTED_MINOR } from './server';
 import { initScriptsDigest } from '../../src/llama-stack/scripts';
-import { Built, builtPrograms, diagnostics, installProgram, pulumiEnv, Ran, run, sdkProblem, SDK } from '../pulumi-cli/pulumi-program';
+import { Built, builtPrograms, diagnostics, installProgram, pulumiEnv, pulumiSupport, Ran, run, SDK } from '../pulumi-cli/pulumi-program';
 import { describeWhen, SandboxSupport } from '../sandbox/host';
 
 const MINOR = NEWEST_TESTED_MINOR;
@@ -27,9 +27,7 @@ const programs = builtPrograms();
 function support(): SandboxSupport {
   const server = apiServerSupport(MINOR);
   if (!server.ok) return server;
-  if ('reason' in programs) return { ok: false, reason: programs.reason };
-  const problem = sdkProblem();
-  return problem === undefined ? { ok: true } : { ok: false, reason: problem };
+  return pulumiSupport(programs);
 }
 
 /**

@@ -16,8 +16,8 @@ import { request } from './http';
 import { clusterImagesSupport, distributionImageOf, loadServerImages, SAMPLE_PROVIDER_IMAGE } from './images';
 import { SERVER_CONFIG } from './server-stack';
 import { OGX } from '../pod-startup/helpers';
-import { Built, builtPrograms, diagnostics, installProgram, pulumiEnv, run, sdkProblem } from '../pulumi-cli/pulumi-program';
-import { describeWhen, firstUnsupported, SandboxSupport } from '../sandbox/host';
+import { Built, builtPrograms, diagnostics, installProgram, pulumiEnv, pulumiSupport, run } from '../pulumi-cli/pulumi-program';
+import { describeWhen, firstUnsupported } from '../sandbox/host';
 import { llamaStackEnv, testEnvsSupport } from '../sandbox/test-envs';
 
 const NAMESPACE = 'pulumi-stories';
@@ -63,15 +63,8 @@ export const serviceName = server.serviceName;
 export const servicePort = server.servicePort;
 `;
 
-/** For `describeWhen`: the three Pulumi programs and the npm registry. */
-function pulumiSupport(): SandboxSupport {
-  if ('reason' in programs) return { ok: false, reason: programs.reason };
-  const problem = sdkProblem();
-  return problem === undefined ? { ok: true } : { ok: false, reason: problem };
-}
-
 describeWhen(`pulumi up of LlamaStackWithProviders on a real cluster (ogx ${OGX})`,
-  firstUnsupported(clusterSupport, clusterImagesSupport, () => testEnvsSupport(env), pulumiSupport),
+  firstUnsupported(clusterSupport, clusterImagesSupport, () => testEnvsSupport(env), () => pulumiSupport(programs)),
   'the single-node cluster, the ogx test environment, the Pulumi CLI, language host and Kubernetes provider, and the npm registry', () => {
     let cluster: KubeCluster;
     let work: string;

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { registryProblem, VERSIONS } from '../consumer/npm';
 import { goBuild } from '../sandbox/go-builds';
+import { SandboxSupport } from '../sandbox/host';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -126,7 +127,9 @@ export function diagnostics(output: string, level: 'warning' | 'error'): string[
   return [...new Set([...output.matchAll(new RegExp(`\\b${level}: (.*)$`, 'gm'))].map((m) => m[1].trim()))].sort();
 }
 
-/** Whether the npm registry serves the SDK the programs install; undefined when it does. */
-export function sdkProblem(): string | undefined {
-  return registryProblem(`@pulumi/pulumi@${SDK['@pulumi/pulumi']}`);
+/** For `describeWhen`: the three programs built (`builtPrograms()`), and the npm registry serving the SDK. */
+export function pulumiSupport(programs: Built | { reason: string }): SandboxSupport {
+  if ('reason' in programs) return { ok: false, reason: programs.reason };
+  const problem = registryProblem(`@pulumi/pulumi@${SDK['@pulumi/pulumi']}`);
+  return problem === undefined ? { ok: true } : { ok: false, reason: problem };
 }
