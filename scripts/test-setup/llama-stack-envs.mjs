@@ -77,20 +77,25 @@ function main() {
   } else {
     index.python = python;
     const registry = registryProbe(python.executable);
-    for (const entry of MANIFEST.llamaStack) {
-      const result = setUp(serverLabel(entry), () => llamaStackEnv(cache, python, entry, registry));
-      if (result.value) index.llamaStack[entry.version] = result.value;
-      else index.skipped[serverLabel(entry)] = result.skipped;
-    }
-    for (const entry of MANIFEST.providerWheels) {
-      const result = setUp(`provider wheels ${entry.name} ${entry.version}`, () => providerWheels(cache, python, entry, registry));
-      if (result.value) index.providerWheels[entry.name] = result.value;
-      else index.skipped[entry.name] = result.skipped;
-    }
-    for (const entry of tools) {
-      const result = setUp(`tool ${entry.name} ${entry.version}`, () => toolEnv(cache, python, entry, registry));
-      if (result.value) index.tools[entry.name] = result.value;
-      else index.skipped[`tool ${entry.name}`] = result.skipped;
+    const installer = uvInstaller(cache, python.executable);
+    try {
+      for (const entry of MANIFEST.llamaStack) {
+        const result = setUp(serverLabel(entry), () => llamaStackEnv(cache, python, installer, entry, registry));
+        if (result.value) index.llamaStack[entry.version] = result.value;
+        else index.skipped[serverLabel(entry)] = result.skipped;
+      }
+      for (const entry of MANIFEST.providerWheels) {
+        const result = setUp(`provider wheels ${entry.name} ${entry.version}`, () => providerWheels(cache, python, entry, registry));
+        if (result.value) index.providerWheels[entry.name] = result.value;
+        else index.skipped[entry.name] = result.skipped;
+      }
+      for (const entry of tools) {
+        const result = setUp(`tool ${entry.name} ${entry.version}`, () => toolEnv(cache, python, installer, entry, registry));
+        if (result.value) index.tools[entry.name] = result.value;
+        else index.skipped[`tool ${entry.name}`] = result.skipped;
+      }
+    } finally {
+      installer.done();
     }
     removeUnusedLayers(cache);
   }
@@ -119,6 +124,56 @@ function serverLabel(entry) {
   return `${serverOf(entry).name} ${entry.version}`;
 }
 
+/** The uv release the set-up installs the environments with (`uvInstaller`). */
+const UV_VERSION = '0.13.9';
+
+/**
+ * The installer of the environments' exact pins: `install({ python, requirements, target })` runs
+ * `uv pip install --no-deps` of the file `requirements` into the environment of `python`, or into the
+ * directory `target` for it, byte-compiled as pip compiles. The pins are exact and installed without
+ * resolution, so pip and uv install the same files; but uv downloads in parallel and unpacks and
+ * byte-compiles on every core, where pip does one wheel after another: ai-dynamo 1.0.1's vLLM
+ * environment (torch aside) took 128 s with uv and 342 s with pip here (2 cores;
+ * test/fixtures/llama-stack-envs/FINDINGS.md, "Installing with uv"). uv comes from its PyPI
+ * wheel (which carries the binary) at a pinned release, installed with `basePython`'s pip on the first
+ * install only (a warm run needs no index). The downloads go to a cache of this run, beside the
+ * environments (so uv hard-links from it), which `done()` removes: the environments keep their files,
+ * and no wheel cache grows run after run.
+ */
+function uvInstaller(cache, basePython) {
+  const downloads = path.join(cache, `uv-downloads.${process.pid}`);
+  // What a run that failed left (a failed step ends the process, with no `done()`).
+  for (const name of fs.existsSync(cache) ? fs.readdirSync(cache) : []) {
+    const pid = Number(/^uv-downloads\.(\d+)$/.exec(name)?.[1]);
+    if (pid && !alive(pid)) fs.rmSync(path.join(cache, name), { recursive: true, force: true });
+  }
+  let uv;
+  return {
+    install({ python, requirements, target }) {
+      uv ??= cachedOrBuilt(path.join(cache, `uv-${UV_VERSION}`), () => {}, () => {
+        const dir = path.join(cache, `uv-${UV_VERSION}`);
+        run(basePython, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '--target', dir, `uv==${UV_VERSION}`]);
+        return { uv: path.join(dir, 'bin', 'uv') };
+      }).value.uv;
+      run(uv, ['pip', 'install', '--quiet', '--no-deps', '--compile-bytecode', '--native-tls', '--python', python,
+        ...(target ? ['--target', target] : []), '-r', requirements], { UV_CACHE_DIR: downloads });
+    },
+    done() {
+      fs.rmSync(downloads, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Whether a process `pid` runs. */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
 /** Runs one set-up step; a registry that cannot be reached skips it, any other failure ends the run. */
 function setUp(what, build) {
   const started = Date.now();
@@ -137,7 +192,7 @@ function setUp(what, build) {
  * A virtual environment with a server release (llama-stack or ogx) installed from its lock, its layers,
  * and the tiktoken encoding the server loads when the entry asks for it.
  */
-function llamaStackEnv(cache, python, entry, registry) {
+function llamaStackEnv(cache, python, installer, entry, registry) {
   const server = serverOf(entry);
   const lock = readLock(entry.lock);
   const layers = layerPins(entry, lock);
@@ -145,7 +200,7 @@ function llamaStackEnv(cache, python, entry, registry) {
   const parent = path.join(cache, server.name);
   const dir = path.join(parent, `${entry.version}-${key}`);
   const value = cachedOrBuilt(dir, () => reachable(registry), () => {
-    const { venv, venvPython, sitePackages, layerDirs } = lockedVenv(cache, python, dir, lock, layers, server.name, entry.version);
+    const { venv, venvPython, sitePackages, layerDirs } = lockedVenv(cache, python, installer, dir, lock, layers, server.name, entry.version);
     const starterConfig = path.join(sitePackages, server.module, 'distributions', 'starter', entry.configFileName);
     if (!fs.existsSync(starterConfig)) throw new Error(`${server.name} ${entry.version} has no ${starterConfig}: check configFileName in envs.json`);
     const cli = path.join(venv, 'bin', server.cli);
@@ -176,10 +231,10 @@ function llamaStackEnv(cache, python, entry, registry) {
  * hold `pkg` at `version`: the pins of `layers` through their shared directories (a `.pth` file), the
  * rest installed into the venv.
  */
-function lockedVenv(cache, python, dir, lock, layers, pkg, version, omitted = {}) {
+function lockedVenv(cache, python, installer, dir, lock, layers, pkg, version, omitted = {}) {
   // Recorded before the layers are asked for, so that no other run removes one as unused meanwhile.
   fs.writeFileSync(path.join(dir, 'layers.json'), JSON.stringify(layers.map((l) => layerDirName(l)), null, 2) + '\n');
-  const layerDirs = layers.map((l) => layer(cache, python, l));
+  const layerDirs = layers.map((l) => layer(cache, python, installer, l));
   const venv = path.join(dir, 'venv');
   run(python.executable, ['-m', 'venv', venv]);
   const venvPython = path.join(venv, 'bin', 'python');
@@ -191,7 +246,7 @@ function lockedVenv(cache, python, dir, lock, layers, pkg, version, omitted = {}
   const own = lock.pins.filter((p) => !shared.has(p));
   const requirements = path.join(dir, 'venv-requirements.txt');
   fs.writeFileSync(requirements, own.join('\n') + '\n');
-  run(venvPython, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '-r', requirements]);
+  installer.install({ python: venvPython, requirements });
   fs.rmSync(requirements);
   // The lock must be a closure: every requirement of every package in it is in it, at a fitting version
   // (pip check sees the layers' packages through the .pth file, as imports do), but for the packages the
@@ -235,14 +290,14 @@ function layerDirName(l) {
  * A shared layer: its pins installed without dependencies into `<cache>/layers/<name>-<hash>/site-packages`
  * (console scripts, which would name the base interpreter, are left out). Built once, like an environment.
  */
-function layer(cache, python, l) {
+function layer(cache, python, installer, l) {
   const dir = path.join(cache, 'layers', layerDirName(l));
   const { value, cached } = cachedOrBuilt(dir, () => {}, () => {
     const started = Date.now();
     const sitePackages = path.join(dir, 'site-packages');
     const pins = path.join(dir, 'pins.txt');
     fs.writeFileSync(pins, l.pins.join('\n') + '\n');
-    run(python.executable, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '--target', sitePackages, '-r', pins]);
+    installer.install({ python: python.executable, requirements: pins, target: sitePackages });
     fs.rmSync(path.join(sitePackages, 'bin'), { recursive: true, force: true });
     process.stdout.write(`  layer ${path.basename(dir)}: built in ${Math.round((Date.now() - started) / 1000)} s (${dir})\n`);
     return { name: l.name, dir, sitePackages, pins: l.pins };
@@ -283,13 +338,13 @@ function normalize(name) {
  * A tool's virtual environment: its package from the lock, and each module of `imports` importable
  * (so a test that runs the tool's code fails on the tool, not on a missing dependency).
  */
-function toolEnv(cache, python, entry, registry) {
+function toolEnv(cache, python, installer, entry, registry) {
   const lock = readLock(entry.lock);
   const layers = layerPins(entry, lock);
   const parent = path.join(cache, 'tools');
   const dir = path.join(parent, `${entry.name}-${entry.version}-${hash8(lock.text + layersKey(layers))}`);
   const value = cachedOrBuilt(dir, () => reachable(registry), () => {
-    const { venv, venvPython, layerDirs } = lockedVenv(cache, python, dir, lock, layers, entry.package ?? entry.name, entry.version, entry.omit);
+    const { venv, venvPython, layerDirs } = lockedVenv(cache, python, installer, dir, lock, layers, entry.package ?? entry.name, entry.version, entry.omit);
     for (const module of entry.imports ?? []) run(venvPython, ['-c', 'import importlib, sys; importlib.import_module(sys.argv[1])', module]);
     return { name: entry.name, version: entry.version, dir, venv, python: venvPython, layers: layerDirs, lock: keepLock(lock, dir) };
   });
@@ -466,8 +521,8 @@ function pipCheck(venvPython, omitted) {
 }
 
 /** Runs a command without a shell; returns its standard output, throws with the end of its output on failure. */
-function run(command, args) {
-  const env = { ...process.env };
+function run(command, args, extraEnv = {}) {
+  const env = { ...process.env, ...extraEnv };
   delete env.PYTHONPATH;
   delete env.PYTHONHOME;
   const r = spawnSync(command, args, { encoding: 'utf8', env, maxBuffer: 256 * 1024 * 1024 });
