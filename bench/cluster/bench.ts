@@ -28,6 +28,7 @@ import { manifestText, serverAlone, serverStack } from '../../test/cluster/serve
 import { OGX } from '../../test/pod-startup/helpers';
 import { firstUnsupported } from '../../test/sandbox/host';
 import { llamaStackEnv } from '../../test/sandbox/test-envs';
+import { median } from '../stats';
 
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1] || 0) || 3;
@@ -56,7 +57,6 @@ const CASES: ReadonlyArray<{ readonly label: string; readonly objects: () => any
   })),
 ];
 
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Applies `objects` into a new namespace and times the server becoming healthy and its Service answering. */

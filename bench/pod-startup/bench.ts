@@ -25,6 +25,7 @@ import { sandboxSupport } from '../../test/sandbox/host';
 import { mergeImage, venvBasePython } from '../../test/sandbox/images';
 import { llamaStackEnv } from '../../test/sandbox/test-envs';
 import { buildSyntheticWheel, providerMetadata, providerPackage, sampleProviderWheels, SAMPLE_PROVIDER_DIR, SyntheticPackage } from '../../test/sandbox/wheels';
+import { median } from '../stats';
 
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1] || 0) || 5;
@@ -42,11 +43,6 @@ function dependency(i: number): SyntheticPackage {
     files[`${mod}/module_${m}.py`] = Array.from({ length: 40 }, (_, l) => `def f_${m}_${l}(x):\n    return x + ${l}\n`).join('\n');
   }
   return { name: `acme-bench-dep-${i}`, version: '1.0.0', files };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 function fmtRuns(xs: number[]): string {

@@ -23,6 +23,7 @@ import { buildahSupport, removeImage } from '../../test/sandbox/buildah';
 import { firstUnsupported, sandboxSupport } from '../../test/sandbox/host';
 import { PodNetwork, podNetworkSupport } from '../../test/sandbox/pod-network';
 import { llamaStackEnv, testEnvsSupport } from '../../test/sandbox/test-envs';
+import { quantile } from '../stats';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => Number(args[args.indexOf(name) + 1] || 0) || fallback;
@@ -31,11 +32,6 @@ const RUNS = option('--runs', 3);
 const JSON_OUT = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
 const IMAGE = `localhost/kic-bench/acme-echo-provider:${process.pid}`;
 const MODES = ['inline', 'sidecar', 'service'] as const;
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
-}
 
 const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : x >= 10 ? `${Math.round(x)} ms` : `${x.toFixed(2)} ms`);
 
