@@ -11,7 +11,8 @@
  *   (test/sandbox/images.ts distributionImage). The environment's torch layer is left out (4.5 GB with its
  *   CUDA libraries): only the starter distribution's inline sentence-transformers provider imports it, so
  *   the stories here give the server a config without it;
- * - the sample provider's image, from its own Containerfile on that Python base;
+ * - the sample provider's image, from its own Containerfile on that Python base; real providers' images
+ *   from PyPI, their wheels and metadata on it (`realProviderImage`);
  * - the merge image, by this repository's scripts/merge-image/build.sh;
  * - a CPU Ray image, laid out as upstream's `rayproject/ray:<version>-py312-cpu` (`rayImage`).
  */
@@ -24,14 +25,17 @@ import type { KubeCluster } from './cluster';
 import { run } from './node-host';
 import { defaultMergeImage } from '../../src/run-config/merge-image';
 import { findRelease } from '../../src/run-config/releases';
+import { RealProvider, realProviderMetadata, realProviderWheels } from '../pod-startup/helpers';
 import { prepareSampleProviderContext } from '../pod-startup/sample-provider-image';
 import { buildImage } from '../sandbox/buildah';
 import { SandboxSupport } from '../sandbox/host';
-import { distributionImage, ImagePython, REPO_ROOT, venvBasePython } from '../sandbox/images';
+import { distributionImage, ImagePython, providerImage, REPO_ROOT, venvBasePython } from '../sandbox/images';
 import { LlamaStackEnv, testEnvsCacheDir, ToolEnv } from '../sandbox/test-envs';
 
 const DEBIAN_MIRROR = 'http://deb.debian.org/debian';
 const SUITE = 'bookworm';
+/** Debian's default PATH, which the `debian` images set. */
+const DEBIAN_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /**
  * What `python:3.12-slim` adds to Debian for its Python: certificates, netbase, tzdata and the
  * libraries its interpreter and extension modules link (docker-library/python's Dockerfile keeps those
@@ -118,7 +122,7 @@ export function debianImage(extra: readonly string[] = []): string {
   }
   return commitImage(image, 'scratch', (c, root) => {
     for (const entry of fs.readdirSync(rootfs).filter((e) => e !== 'ready')) copyInto(root, path.join(rootfs, entry), `/${entry}`);
-    run('buildah', ['config', '--env', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', '--cmd', '["bash"]', c]);
+    run('buildah', ['config', '--env', `PATH=${DEBIAN_PATH}`, '--cmd', '["bash"]', c]);
   });
 }
 
@@ -181,6 +185,22 @@ export function sampleProviderImage(image: string, python: ImagePython): string 
   return image;
 }
 
+/**
+ * The image of a real provider from PyPI, named `image`: its wheels (the closure of the test set-up's
+ * lock, as the image's build would download them) and its metadata under /lls-provider/, as the sandbox
+ * lays a provider image out (test/sandbox/images.ts `providerImage`), on the Python base.
+ */
+export function realProviderImage(image: string, provider: RealProvider, python: ImagePython): string {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-cluster-real-provider-'));
+  try {
+    const wheels = realProviderWheels(provider.name);
+    providerImage(work, { metadata: realProviderMetadata(provider), wheels: wheels.wheels.map((w) => path.join(wheels.wheelDir, w)) });
+    return rebuilt(image, () => commitImage(image, pythonImage(python), (_, root) => copyInto(root, path.join(work, 'lls-provider'), '/lls-provider')));
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
 /** The merge image, built from this repository by its own script, named `image`. */
 export function mergeImageNamed(image: string): string {
   return rebuilt(image, () => run(path.join(REPO_ROOT, 'scripts', 'merge-image', 'build.sh'), ['--tag', image]));
@@ -204,7 +224,7 @@ export function rayImage(image: string, ray: ToolEnv): string {
   return rebuilt(image, () => commitImage(image, pythonImage(venvBasePython(ray.venv), ['wget']), (c, root) => {
     copyInto(root, ray.dir, ray.dir);
     openPath(root, ray.dir);
-    const pathWithRay = `${path.join(ray.venv, 'bin')}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
+    const pathWithRay = `${path.join(ray.venv, 'bin')}:${DEBIAN_PATH}`;
     fs.writeFileSync(path.join(root, 'etc', 'profile.d', 'ray.sh'), `export PATH="${path.join(ray.venv, 'bin')}:$PATH"\n`);
     run('chroot', [root, 'useradd', '-ms', '/bin/bash', '-d', '/home/ray', 'ray', '--uid', '1000', '--gid', '100']);
     run('buildah', ['config', '--user', '1000', '--env', 'HOME=/home/ray', '--workingdir', '/home/ray', '--env', 'LC_ALL=C.UTF-8', '--env', `PATH=${pathWithRay}`, '--cmd', '["bash"]', c]);

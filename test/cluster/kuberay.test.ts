@@ -139,12 +139,14 @@ describeWhen('KubeRay reconciles a rendered RayService on a real cluster',
       const podsOf = (type: 'head' | 'worker') => cluster.get(['pods', '-n', NAMESPACE, '-l', `ray.io/node-type=${type}`]).items as any[];
       const isReady = (pod: any) => pod?.status.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True') === true;
 
+      /** The CPU Ray image of the set-up's `ray-serve` environment, as upstream names it. */
+      const rayCpuImage = () => rayCpuImageName(rayServe.value!.version);
+
       beforeAll(async () => {
         // The GPU RayService above goes first: its head holds the node's two CPUs.
         cluster.kubectl(['delete', 'rayservice', 'qwen', '-n', NAMESPACE, '--wait=true', '--timeout=180s']);
         await cluster.waitFor('the first RayService\'s pods gone', () => (cluster.get(['pods', '-n', NAMESPACE]).items.length === 0 ? true : undefined), 180_000);
-        const image = rayCpuImageName(rayServe.value!.version);
-        cluster.loadImage(rayImage(image, rayServe.value!));
+        cluster.loadImage(rayImage(rayCpuImage(), rayServe.value!));
         // No device plugin manages a GPU here: the node advertises one as an extended resource, as Kubernetes
         // documents for resources no plugin manages (tasks/administer-cluster/extended-resource-node).
         cluster.kubectl(['patch', 'node', NODE_NAME, '--subresource=status', '--type=json', '-p',
@@ -155,7 +157,7 @@ describeWhen('KubeRay reconciles a rendered RayService on a real cluster',
           provider: { name: 'kuberay', overrides: { head: { resources: { cpu: '500m', memory: '2Gi' } } } },
           model: { id: 'Qwen/Qwen3-0.6B' },
           engine: { type: 'vllm' },
-          image,
+          image: rayCpuImage(),
           resources: { gpu: { count: 1 }, memory: '3Gi', cpu: '1' },
         });
         cluster.kubectl(['apply', '--server-side', '-n', NAMESPACE, '-f', '-'], Testing.synth(chart).map((o) => JSON.stringify(o)).join('\n'));
@@ -169,8 +171,7 @@ describeWhen('KubeRay reconciles a rendered RayService on a real cluster',
           const [h, w] = [podsOf('head')[0], podsOf('worker')[0]];
           return isReady(h) && w?.status.containerStatuses?.[0]?.state.running ? [h, w] : undefined;
         }, 600_000, ['get', 'pods', '-n', NAMESPACE, '-o', 'wide']);
-        const image = rayCpuImageName(rayServe.value!.version);
-        expect([head, worker].map((p) => p.spec.containers[0].image)).toEqual([image, image]);
+        expect([head, worker].map((p) => p.spec.containers[0].image)).toEqual([rayCpuImage(), rayCpuImage()]);
         // KubeRay starts Ray on the worker with the container's GPU limit (`--num-gpus=1`); `ray status` on
         // the head, Ray's own view of its cluster, counts that GPU.
         const status = await cluster.waitFor('the worker in Ray\'s cluster', () => {

@@ -6,20 +6,24 @@
  * with the sample provider three ways: in the server's process, with its service in a native sidecar, and
  * with its service in a Deployment of its own reached by its Service's name (the cluster's DNS). The
  * stories a user meets next: the server's container killed, a change of the server's ConfigMap applied,
- * what `kube-inference render` writes, a provider image that cannot be installed; and a server of
+ * what `kube-inference render` and `cdk8s synth` write, a provider image that cannot be installed; and a server of
  * llama-stack 0.7.3, the last release before the rename, in its own distribution image.
  */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { clusterSupport, KubeCluster, TaskEvent } from './cluster';
 import { request } from './http';
-import { clusterImagesSupport, distributionImageOf, loadServerImages, pythonImage, SAMPLE_PROVIDER_IMAGE } from './images';
+import { clusterImagesSupport, distributionImageOf, loadServerImages, pythonImage, realProviderImage, SAMPLE_PROVIDER_IMAGE } from './images';
 import { manifestText, SERVER_CONFIG, serverStack } from './server-stack';
 import { ExternalProvider } from '../../src';
 import { cli } from '../cli/run';
-import { LLAMA_STACK, OGX } from '../pod-startup/helpers';
+import { LLAMA_STACK, LMEVAL, OGX, TRUSTYAI_FMS } from '../pod-startup/helpers';
 import { describeWhen, firstUnsupported } from '../sandbox/host';
-import { venvBasePython } from '../sandbox/images';
-import { llamaStackEnv, testEnvsSupport } from '../sandbox/test-envs';
+import { REPO_ROOT, venvBasePython } from '../sandbox/images';
+import { llamaStackEnv, providerWheels, testEnvsSupport } from '../sandbox/test-envs';
 
 const NAMESPACE = 'llama-stack';
 const ECHO = SAMPLE_PROVIDER_IMAGE;
@@ -37,11 +41,16 @@ const PROVIDERS: ExternalProvider[] = [
   { providerId: 'acme-service', image: ECHO, config: { prefix: 'service> ' }, service: { replicas: 1 } },
 ];
 
+/** Real providers from PyPI, in images built here (images.ts `realProviderImage`). */
+const FMS_IMAGE = `localhost/kube-inference-tests/trustyai-fms-provider:${TRUSTYAI_FMS.version}`;
+const LMEVAL_IMAGE = `localhost/kube-inference-tests/lmeval-provider:${LMEVAL.version}`;
+
 const env = llamaStackEnv(OGX);
 const legacyEnv = llamaStackEnv(LLAMA_STACK);
 describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX}, llama-stack ${LLAMA_STACK})`,
-  firstUnsupported(clusterSupport, clusterImagesSupport, () => testEnvsSupport(env, legacyEnv)),
-  'the single-node cluster, debootstrap and the ogx and llama-stack test environments', () => {
+  firstUnsupported(clusterSupport, clusterImagesSupport,
+    () => testEnvsSupport(env, legacyEnv, providerWheels(TRUSTYAI_FMS.name), providerWheels(LMEVAL.name))),
+  'the single-node cluster, debootstrap, the ogx and llama-stack test environments and the real providers\' wheels', () => {
     let cluster: KubeCluster;
     let base: string;
     let startEvents: TaskEvent[];
@@ -58,6 +67,26 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX}, llama-stack
       const statuses = JSON.parse(r.stdout);
       return (Array.isArray(statuses) ? statuses : [statuses]) as any[];
     };
+    // The node has 2 CPUs and each server requests 500m: a story that applies a server of its own removes it
+    // when done (its Deployment, waiting for the pod to go), also when it failed.
+    const ownServers: string[] = [];
+    const ownServer = (name: string) => ownServers.push(name);
+    afterEach(() => {
+      for (const name of ownServers.splice(0)) {
+        cluster.kubectl(['delete', 'deployment', name, '-n', NAMESPACE, '--cascade=foreground', '--wait=true', '--timeout=180s', '--ignore-not-found']);
+      }
+    });
+
+    /** The answer to a chat with `model` through the Service of the server `name`, once it answers. */
+    const chatThroughService = (name: string, model: string, text: string) => {
+      const service = cluster.get(['service', `${name}-service`, '-n', NAMESPACE]);
+      const url = `http://${service.spec.clusterIP}:${service.spec.ports[0].port}/v1/chat/completions`;
+      return cluster.waitFor(`${model} of ${name} answering through its Service`, async () => {
+        const a = await request(url, { model, messages: [{ role: 'user', content: text }] });
+        if (a.status !== 200) throw new Error(`${a.status} ${JSON.stringify(a.body)}`);
+        return a.body.choices[0].message.content as string;
+      }, 120_000);
+    };
     const available = (name: string) => cluster.waitFor(`Deployment ${name} available with its one pod of the newest template`, () => {
       const d = cluster.get(['deployment', name, '-n', NAMESPACE]);
       const s = d.status ?? {};
@@ -70,6 +99,9 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX}, llama-stack
       cluster = await KubeCluster.start();
       loadServerImages(cluster, [{ install: env.value!, version: OGX }, { install: legacyEnv.value!, version: LLAMA_STACK }]);
       cluster.loadImage(pythonImage(venvBasePython(env.value!.venv)), NO_META);
+      const legacyPython = venvBasePython(legacyEnv.value!.venv);
+      cluster.loadImage(realProviderImage(FMS_IMAGE, TRUSTYAI_FMS, legacyPython));
+      cluster.loadImage(realProviderImage(LMEVAL_IMAGE, LMEVAL, legacyPython));
     });
 
     beforeAll(async () => {
@@ -194,21 +226,34 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX}, llama-stack
         },
         { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rendered-config', namespace: NAMESPACE }, data: { 'config.yaml': stringify(SERVER_CONFIG) } },
       ];
+      ownServer('rendered');
       const rendered = await cli(['render', '-'], { stdin: input.map((d) => stringify(d)).join('---\n') });
       expect(rendered).toMatchObject({ code: 0, stderr: '' });
       cluster.kubectl(['apply', '--server-side', '-f', '-'], rendered.stdout);
       await available('rendered');
-      const service = cluster.get(['service', 'rendered-service', '-n', NAMESPACE]);
-      const answer = await cluster.waitFor('the rendered server answering through its Service', async () => {
-        const a = await request(`http://${service.spec.clusterIP}:${service.spec.ports[0].port}/v1/chat/completions`,
-          { model: 'acme-echo/echo', messages: [{ role: 'user', content: 'from   render' }] });
-        if (a.status !== 200) throw new Error(`${a.status} ${JSON.stringify(a.body)}`);
-        return a;
-      }, 120_000);
-      expect(answer.body.choices[0].message.content).toBe('rendered> from render');
+      expect(await chatThroughService('rendered', 'acme-echo/echo', 'from   render')).toBe('rendered> from render');
+    });
+
+    test('what `cdk8s synth` writes for an app whose config is merged at synth time, applied, serves; the pod runs no merge', async () => {
+      ownServer('cdk8s-app');
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-cdk8s-app-'));
+      try {
+        execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'cdk8s'), ['synth', '--no-check-upgrade', '--output', out], {
+          cwd: path.join(__dirname, 'cdk8s-app'), stdio: 'pipe', env: { ...process.env, NAMESPACE, DISTRIBUTION_IMAGE: distributionImageOf(OGX) },
+        });
+        cluster.kubectl(['apply', '--server-side', '-f', path.join(out, 'cdk8s-app.k8s.yaml')]);
+      } finally {
+        fs.rmSync(out, { recursive: true, force: true });
+      }
+      await available('cdk8s-app');
+      const [pod] = serverPods('cdk8s-app');
+      expect(pod.status.initContainerStatuses.map((c: any) => `${c.name}:${c.state.terminated?.reason}:${c.restartCount}`))
+        .toEqual(['inspect-distribution:Completed:0', 'install-provider-acme-echo:Completed:0']);
+      expect(await chatThroughService('cdk8s-app', 'acme-echo/echo', 'from   cdk8s')).toBe('cdk8s> from cdk8s');
     });
 
     test(`llama-stack ${LLAMA_STACK}: a server with the provider in its process and in a native sidecar rolls out and answers`, async () => {
+      ownServer('legacy');
       cluster.kubectl(['apply', '--server-side', '-n', NAMESPACE, '-f', '-'], stack('legacy', [
         { providerId: 'acme-echo', image: ECHO, config: { prefix: 'legacy> ' } },
         { providerId: 'acme-sidecar', image: ECHO, config: { prefix: 'legacy sidecar> ' }, sidecar: {} },
@@ -217,17 +262,28 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX}, llama-stack
       const [pod] = serverPods('legacy');
       expect(pod.status.containerStatuses.map((c: any) => `${c.name}:${c.ready}`)).toEqual(['llama-stack:true']);
       expect(cluster.kubectl(['logs', '-n', NAMESPACE, pod.metadata.name, '-c', 'llama-stack'])).toContain('Preflight passed: 2 external provider(s) ready');
-      const service = cluster.get(['service', 'legacy-service', '-n', NAMESPACE]);
-      const url = `http://${service.spec.clusterIP}:${service.spec.ports[0].port}/v1/chat/completions`;
-      const ask = (model: string) => cluster.waitFor(`${model} answering through the Service`, async () => {
-        const a = await request(url, { model, messages: [{ role: 'user', content: 'old   friend' }] });
-        if (a.status !== 200) throw new Error(`${a.status} ${JSON.stringify(a.body)}`);
-        return a.body.choices[0].message.content;
-      }, 120_000);
-      expect(await ask('acme-echo/echo')).toBe('legacy> old friend');
-      expect(await ask('acme-sidecar/echo')).toBe('legacy sidecar> old friend');
+      expect(await chatThroughService('legacy', 'acme-echo/echo', 'old   friend')).toBe('legacy> old friend');
+      expect(await chatThroughService('legacy', 'acme-sidecar/echo', 'old   friend')).toBe('legacy sidecar> old friend');
       const [s] = await status('legacy');
       expect(s).toMatchObject({ phase: 'Ready', providers: [{ providerId: 'acme-echo', phase: 'Ready' }, { providerId: 'acme-sidecar', mode: 'sidecar', phase: 'Ready' }] });
+    });
+
+    test(`llama-stack ${LLAMA_STACK}: real providers from PyPI, one depending on llama-stack itself, are installed and served`, async () => {
+      ownServer('real');
+      cluster.kubectl(['apply', '--server-side', '-n', NAMESPACE, '-f', '-'], manifestText(serverStack('real', {
+        safety: [{ providerId: 'trustyai_fms', image: FMS_IMAGE, config: {} }],
+        eval: [{ providerId: 'trustyai_lmeval', image: LMEVAL_IMAGE, config: {} }],
+      }, undefined, LLAMA_STACK)));
+      await available('real');
+      const [pod] = serverPods('real');
+      expect(cluster.kubectl(['logs', '-n', NAMESPACE, pod.metadata.name, '-c', 'llama-stack'])).toContain('Preflight passed: 2 external provider(s) ready');
+      const service = cluster.get(['service', 'real-service', '-n', NAMESPACE]);
+      const providers = await request(`http://${service.spec.clusterIP}:${service.spec.ports[0].port}/v1/providers`);
+      expect(providers.status).toBe(200);
+      expect((providers.body.data as any[]).filter((p) => p.provider_id.startsWith('trustyai_')).map((p) => `${p.api}/${p.provider_id}=${p.provider_type}`).sort())
+        .toEqual(['eval/trustyai_lmeval=remote::trustyai_lmeval', 'safety/trustyai_fms=remote::trustyai_fms']);
+      const [s] = await status('real');
+      expect(s).toMatchObject({ phase: 'Ready' });
     });
 
     test('a provider image without its metadata fails its install container, as the pod\'s events and kube-inference status say', async () => {

@@ -7,7 +7,7 @@
 import { ApiObject, Testing } from 'cdk8s';
 import { stringify } from 'yaml';
 import { distributionImageOf } from './images';
-import { ExternalProvider, LlamaStackWithProviders } from '../../src';
+import { ExternalProvider, ExternalProviders, LlamaStackWithProviders } from '../../src';
 import { OGX } from '../pod-startup/helpers';
 
 /**
@@ -17,10 +17,10 @@ import { OGX } from '../pod-startup/helpers';
 export const SERVER_CONFIG = { version: 2, distro_name: 'starter', apis: ['inference'], providers: { inference: [] }, server: { port: 8321 } };
 
 /**
- * The objects of a server `name` of release `version` (ogx 1.5.0 by default) with `providers`, reading
- * `config` from the ConfigMap `<name>-user-config`.
+ * The objects of a server `name` of release `version` (ogx 1.5.0 by default) with `providers` (inference
+ * providers, or the providers of each API), reading `config` from the ConfigMap `<name>-user-config`.
  */
-export function serverStack(name: string, providers: readonly ExternalProvider[], config: object = SERVER_CONFIG, version = OGX): any[] {
+export function serverStack(name: string, providers: ExternalProvider[] | ExternalProviders, config: object = SERVER_CONFIG, version = OGX): any[] {
   const chart = Testing.chart();
   const userConfig = new ApiObject(chart, 'user-config', {
     apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${name}-user-config` }, data: { 'config.yaml': stringify(config) },
@@ -30,7 +30,7 @@ export function serverStack(name: string, providers: readonly ExternalProvider[]
     distribution: { image: distributionImageOf(version) },
     serverVersion: version,
     userConfig: { configMapName: userConfig },
-    externalProviders: providers.length > 0 ? { inference: [...providers] } : undefined,
+    externalProviders: !Array.isArray(providers) ? providers : providers.length > 0 ? { inference: [...providers] } : undefined,
   });
   return Testing.synth(chart);
 }

@@ -97,6 +97,33 @@ export function env(version = LLAMA_STACK): LlamaStackEnv {
   return found.value;
 }
 
+/** A real out-of-tree provider from PyPI whose wheels the test set-up keeps (envs.json `providerWheels`). */
+export interface RealProvider {
+  /** Its distribution name, as envs.json names it. */
+  readonly name: string;
+  readonly version: string;
+  readonly packageName: string;
+  readonly providerType: string;
+  readonly api: string;
+}
+
+export const TRUSTYAI_FMS: RealProvider = {
+  name: 'llama-stack-provider-trustyai-fms', version: '0.4.0', packageName: 'llama_stack_provider_trustyai_fms', providerType: 'remote::trustyai_fms', api: 'safety',
+};
+export const LMEVAL: RealProvider = {
+  name: 'llama-stack-provider-lmeval', version: '0.5.0', packageName: 'llama_stack_provider_lmeval', providerType: 'remote::trustyai_lmeval', api: 'eval',
+};
+
+/** `lls-provider-spec.yaml` of an image of a real provider: the provider wheel and its whole closure. */
+export function realProviderMetadata(p: RealProvider): string {
+  return [
+    'apiVersion: llamastack.io/v1alpha1', 'kind: ProviderPackage',
+    'metadata:', `  name: ${p.name}`, `  version: ${p.version}`, '  vendor: trustyai',
+    'spec:', `  packageName: ${p.packageName}`, `  providerType: ${p.providerType}`, `  api: ${p.api}`,
+    `  wheelPath: /lls-provider/packages/${p.packageName}-${p.version}-py3-none-any.whl`, '',
+  ].join('\n');
+}
+
 /** The wheels of a real provider; only called inside `describeWithLlamaStack`. */
 export function realProviderWheels(name: string): ProviderWheels {
   const found = providerWheels(name);
@@ -123,10 +150,10 @@ export class Scenario {
   }
 
   /** Adds a provider image holding a real provider's wheels (its whole closure), on the environments' Python. */
-  public realProvider(ref: string, name: string, metadata: string, version = LLAMA_STACK): this {
-    const wheels = realProviderWheels(name);
+  public realProvider(ref: string, provider: RealProvider, version = LLAMA_STACK): this {
+    const wheels = realProviderWheels(provider.name);
     const files = wheels.wheels.map((w) => path.join(wheels.wheelDir, w));
-    return this.provider(ref, { metadata, wheels: files, python: venvBasePython(env(version).venv) });
+    return this.provider(ref, { metadata: realProviderMetadata(provider), wheels: files, python: venvBasePython(env(version).venv) });
   }
 
   /** Adds a provider image under `ref`. */

@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import {
-  describeWithLlamaStack, EACH_SERVER, env, freePort, LLAMA_STACK, LLAMA_STACK_RUN_YAML_ERA, PACKAGES_DIR, renderStack, Scenario, starterImage,
+  describeWithLlamaStack, EACH_SERVER, env, freePort, LLAMA_STACK, LLAMA_STACK_RUN_YAML_ERA, LMEVAL, PACKAGES_DIR, renderStack, Scenario,
+  starterImage, TRUSTYAI_FMS,
 } from './helpers';
 import { providerKey } from '../../src';
 import { distributionImageOf, findRelease } from '../../src/run-config/releases';
@@ -20,19 +21,9 @@ import { PodRun } from '../sandbox/pod-runner';
 import { sampleProviderWheels, SAMPLE_PROVIDER_DIR } from '../sandbox/wheels';
 
 const ECHO = 'registry.test/acme/echo-provider:0.1.0';
-const FMS = 'registry.test/trustyai/fms-provider:0.4.0';
-const LMEVAL = 'registry.test/trustyai/lmeval-provider:0.5.0';
+const FMS_IMAGE = 'registry.test/trustyai/fms-provider:0.4.0';
+const LMEVAL_IMAGE = 'registry.test/trustyai/lmeval-provider:0.5.0';
 const SAMPLE_METADATA = fs.readFileSync(path.join(SAMPLE_PROVIDER_DIR, 'lls-provider-spec.yaml'), 'utf8');
-
-/** `lls-provider-spec.yaml` of a real provider image: the provider wheel and its whole closure. */
-function realMetadata(name: string, version: string, packageName: string, providerType: string, api: string): string {
-  return [
-    'apiVersion: llamastack.io/v1alpha1', 'kind: ProviderPackage',
-    'metadata:', `  name: ${name}`, `  version: ${version}`, '  vendor: trustyai',
-    'spec:', `  packageName: ${packageName}`, `  providerType: ${providerType}`, `  api: ${api}`,
-    `  wheelPath: /lls-provider/packages/${packageName}-${version}-py3-none-any.whl`, '',
-  ].join('\n');
-}
 
 /** What `GET /v1/providers` says about the external providers, as `api/provider_id=provider_type`. */
 async function listed(pod: PodRun, ids: string[]): Promise<string[]> {
@@ -53,7 +44,7 @@ function ready(pod: PodRun): void {
 }
 
 describeWithLlamaStack('Deploy custom providers on the real server (llama-stack 0.7.3)', {
-  providers: ['llama-stack-provider-trustyai-fms', 'llama-stack-provider-lmeval'],
+  providers: [TRUSTYAI_FMS.name, LMEVAL.name],
 }, () => {
   let s: Scenario;
   beforeAll(() => {
@@ -62,10 +53,8 @@ describeWithLlamaStack('Deploy custom providers on the real server (llama-stack 
     s.distribution()
       .distribution({}, distributionImageOf(findRelease(LLAMA_STACK)!, 'starter'))
       .provider(ECHO, { metadata: SAMPLE_METADATA, wheels: echoWheels })
-      .realProvider(FMS, 'llama-stack-provider-trustyai-fms',
-        realMetadata('llama-stack-provider-trustyai-fms', '0.4.0', 'llama_stack_provider_trustyai_fms', 'remote::trustyai_fms', 'safety'))
-      .realProvider(LMEVAL, 'llama-stack-provider-lmeval',
-        realMetadata('llama-stack-provider-lmeval', '0.5.0', 'llama_stack_provider_lmeval', 'remote::trustyai_lmeval', 'eval'));
+      .realProvider(FMS_IMAGE, TRUSTYAI_FMS)
+      .realProvider(LMEVAL_IMAGE, LMEVAL);
   });
   afterAll(() => s.dispose());
 
@@ -158,8 +147,8 @@ describeWithLlamaStack('Deploy custom providers on the real server (llama-stack 
     const pod = await s.run(renderStack({
       port,
       externalProviders: {
-        eval: [{ providerId: 'trustyai_lmeval', image: LMEVAL, config: {} }],
-        safety: [{ providerId: 'trustyai_fms', image: FMS, config: {} }],
+        eval: [{ providerId: 'trustyai_lmeval', image: LMEVAL_IMAGE, config: {} }],
+        safety: [{ providerId: 'trustyai_fms', image: FMS_IMAGE, config: {} }],
         inference: [{ providerId: 'acme-echo', image: ECHO }],
       },
     }), { serve: {} });
@@ -244,15 +233,14 @@ describeWithLlamaStack('Override distribution providers on the real server', { v
 });
 
 describeWithLlamaStack('A provider built for another llama-stack release', {
-  versions: [LLAMA_STACK_RUN_YAML_ERA], providers: ['llama-stack-provider-lmeval'],
+  versions: [LLAMA_STACK_RUN_YAML_ERA], providers: [LMEVAL.name],
 }, () => {
   let s: Scenario;
   const DISTRIBUTION_03 = `registry.test/llama-stack/distribution-starter:${LLAMA_STACK_RUN_YAML_ERA}`;
   beforeAll(() => {
     s = new Scenario('other-release');
     s.distribution({}, DISTRIBUTION_03, LLAMA_STACK_RUN_YAML_ERA)
-      .realProvider(LMEVAL, 'llama-stack-provider-lmeval',
-        realMetadata('llama-stack-provider-lmeval', '0.5.0', 'llama_stack_provider_lmeval', 'remote::trustyai_lmeval', 'eval'), LLAMA_STACK_RUN_YAML_ERA);
+      .realProvider(LMEVAL_IMAGE, LMEVAL, LLAMA_STACK_RUN_YAML_ERA);
   });
   afterAll(() => s.dispose());
 
@@ -260,7 +248,7 @@ describeWithLlamaStack('A provider built for another llama-stack release', {
     const pod = await s.run(renderStack({
       distribution: { image: DISTRIBUTION_03 },
       port: await freePort(),
-      externalProviders: { eval: [{ providerId: 'trustyai_lmeval', image: LMEVAL, config: {} }] },
+      externalProviders: { eval: [{ providerId: 'trustyai_lmeval', image: LMEVAL_IMAGE, config: {} }] },
     }), { serve: {} });
     const c = pod.container(`install-provider-${providerKey('trustyai_lmeval')}`);
     expect(c.reason).toBe('Error');
@@ -281,7 +269,7 @@ describeWithLlamaStack('A provider built for another llama-stack release', {
 });
 
 describeWithLlamaStack('Override a provider id as llama-stack writes it, in an image that keeps its config in a file', {
-  providers: ['llama-stack-provider-trustyai-fms'],
+  providers: [TRUSTYAI_FMS.name],
 }, () => {
   let s: Scenario;
   const ODH_IMAGE = 'registry.test/opendatahub/llama-stack:0.7.3';
@@ -290,8 +278,7 @@ describeWithLlamaStack('Override a provider id as llama-stack writes it, in an i
     s = new Scenario('us2-ids');
     // The OpenDataHub image keeps its config at /opt/app-root/config.yaml; its safety API has `trustyai_fms`.
     s.distribution({ configs: { '/opt/app-root/config.yaml': ODH }, distroName: '' }, ODH_IMAGE)
-      .realProvider(FMS, 'llama-stack-provider-trustyai-fms',
-        realMetadata('llama-stack-provider-trustyai-fms', '0.4.0', 'llama_stack_provider_trustyai_fms', 'remote::trustyai_fms', 'safety'));
+      .realProvider(FMS_IMAGE, TRUSTYAI_FMS);
   });
   afterAll(() => s.dispose());
 
@@ -300,14 +287,14 @@ describeWithLlamaStack('Override a provider id as llama-stack writes it, in an i
     // The ODH distribution's other providers are not in the test image: the init containers run, not the server.
     const pod = await s.run(renderStack({
       distribution: { image: ODH_IMAGE },
-      externalProviders: { safety: [{ providerId: 'trustyai_fms', image: FMS, config: { orchestrator_url: 'http://fms:8033' } }] },
+      externalProviders: { safety: [{ providerId: 'trustyai_fms', image: FMS_IMAGE, config: { orchestrator_url: 'http://fms:8033' } }] },
     }), { runMain: false });
     expect(pod.status).toBe('Initialized');
     expect(pod.initContainers.map((c) => c.name)).toEqual(['write-init-scripts', 'inspect-distribution', `install-provider-${key}`, 'extract-distribution-config', 'merge-config']);
     expect(pod.container('extract-distribution-config').stdout).toContain('Found distribution config at /opt/app-root/config.yaml (search path)');
     expect(JSON.parse(pod.volumeFile('external-providers', `metadata/${key}/crd-config.yaml`))).toMatchObject({ providerId: 'trustyai_fms', api: 'safety' });
     // installed-packages.txt names the provider by its key: an id such as trustyai_fms could forge the line.
-    expect(pod.volumeFile('external-providers', 'installed-packages.txt')).toContain(`llama-stack-provider-trustyai-fms==0.4.0 provider=${key} image=${FMS}\n`);
+    expect(pod.volumeFile('external-providers', 'installed-packages.txt')).toContain(`llama-stack-provider-trustyai-fms==0.4.0 provider=${key} image=${FMS_IMAGE}\n`);
     const log = pod.volumeFile('merged-config', 'merge-log.txt');
     expect(log).toContain("WARNING: External provider 'trustyai_fms' overrides base provider in API 'safety'\n  Base type: remote::trustyai_fms");
     const merged = parse(pod.volumeFile('merged-config', 'config.yaml'));
