@@ -45,35 +45,57 @@ export class DeferredValues {
   /**
    * Replaces every placeholder in the rendered objects by its output. `check` runs once all
    * outputs are known, with the real values (it re-validates them); its failure fails the update.
+   *
+   * A value depends only on the outputs of its own placeholders: Pulumi records an input's
+   * dependencies per property, and replaces a dependent whose replace-triggering property depends on
+   * a resource being replaced. Derived from all outputs, every value (a Service's namespace too) would
+   * depend on every resource given, such as a ConfigMap whose data changed. The check still gates
+   * every value, through a promise, which carries no dependencies.
    */
   public substitute(manifests: readonly any[], check: (values: string[]) => void): any[] {
     if (!this.any) {
       return [...manifests];
     }
-    // Every substituted value derives from the outputs through the check, so a failed check fails
-    // exactly the values that use it (no intermediate output is left without a consumer).
-    let checked = false;
-    const all = pulumi.all(this.outputs);
-    const derive = <T>(fn: (values: string[]) => T) => all.apply((values) => {
-      if (!checked) {
-        check(values);
-        checked = true;
-      }
-      return fn(values);
-    });
+    const checked = this.checked(check);
     const pattern = new RegExp(this.placeholders.map(escape).join('|'), 'g');
-    const valueOf = (placeholder: string) => derive((values) => values[this.placeholders.indexOf(placeholder)]);
+    const indexOf = (placeholder: string) => this.placeholders.indexOf(placeholder);
     const visit = (text: string): any => {
       const found = text.match(pattern);
       if (!found) {
         return text;
       }
-      if (found.length === 1 && found[0] === text) {
-        return valueOf(text);
-      }
-      return derive((values) => text.replace(pattern, (p) => values[this.placeholders.indexOf(p)]));
+      const own = [...new Set(found.map(indexOf))];
+      return pulumi.all(own.map((i) => this.outputs[i])).apply(async (values) => {
+        await checked;
+        const valueOf = (p: string) => values[own.indexOf(indexOf(p))];
+        return found.length === 1 && found[0] === text ? valueOf(text) : text.replace(pattern, valueOf);
+      });
     };
     return manifests.map((m) => mapStrings(m, visit));
+  }
+
+  /**
+   * A promise that settles once `check` ran with every output's value and resolves when it passed. In a
+   * preview with an output not known, the check cannot run: the promise resolves as soon as that is
+   * so, since the values known do not wait for the unknown ones. `pulumi.isSecret` is the public way
+   * to await an output settling, known or not; the check's failure travels beside it, so the output
+   * itself never rejects with nobody to observe it.
+   */
+  private checked(check: (values: string[]) => void): Promise<void> {
+    let failure: { error: unknown } | undefined;
+    const ran = pulumi.all(this.outputs).apply((values) => {
+      try {
+        check(values);
+      } catch (error) {
+        failure = { error };
+      }
+    });
+    const checked = pulumi.isSecret(ran).then(() => {
+      if (failure) throw failure.error;
+    });
+    // A preview in which no value is known observes no value's check: this is not a leak.
+    checked.catch(() => undefined);
+    return checked;
   }
 
   /** A text the construct rendered (holding placeholders or not) as the output it stands for. */

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { Cluster } from './cluster';
 import { ApiServer, apiServerSupport, apiServerVersion, NEWEST_TESTED_MINOR } from './server';
 import { initScriptsDigest } from '../../src/llama-stack/scripts';
-import { Built, builtPrograms, diagnostics, installProgram, pulumiEnv, pulumiSupport, Ran, run, SDK } from '../pulumi-cli/pulumi-program';
+import { Built, builtPrograms, diagnostics, installProgram, newStack, pulumiSupport, Ran, run, SDK } from '../pulumi-cli/pulumi-program';
 import { describeWhen, SandboxSupport } from '../sandbox/host';
 
 const MINOR = NEWEST_TESTED_MINOR;
@@ -77,9 +77,7 @@ describeWhen(`pulumi up of the example program (Pulumi CLI, kube-apiserver ${api
       cluster = await Cluster.start(MINOR);
       server = cluster.server;
       const program = await installProgram(work, EXAMPLE, { 'skip-await.ts': ENTRY }, 'skip-await.ts');
-      const env = pulumiEnv(built, work, server.kubeconfig());
-      fs.mkdirSync(path.join(work, 'state'));
-      await run('pulumi', ['stack', 'init', 'dev', '--non-interactive'], program, env);
+      const env = await newStack(built, work, program, server.kubeconfig());
       up = await run('pulumi', ['up', '--yes', '--non-interactive', '--color', 'never'], program, env, 480_000);
       const state = JSON.parse((await run('pulumi', ['stack', 'export'], program, env)).stdout);
       recorded = (state.deployment.resources as any[]).filter((r) => r.type.startsWith('kubernetes:'));

@@ -106,7 +106,7 @@ export async function installProgram(work: string, source: string, files: Readon
  * not the release @pulumi/kubernetes asks for, and the CLI would fail to download that (get.pulumi.com).
  * Plugin downloads are off: nothing may be fetched.
  */
-export function pulumiEnv(built: Built, work: string, kubeconfig: string): NodeJS.ProcessEnv {
+function pulumiEnv(built: Built, work: string, kubeconfig: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PATH: [...Object.values(built).map((b) => path.dirname(b.file)), process.env.PATH].join(path.delimiter),
@@ -119,6 +119,17 @@ export function pulumiEnv(built: Built, work: string, kubeconfig: string): NodeJ
     NODE_OPTIONS: '',
   };
   delete env.PULUMI_IGNORE_AMBIENT_PLUGINS;
+  return env;
+}
+
+/**
+ * A new stack `dev` of the program in `program`, its state in `work` (a file backend, as `pulumiEnv`
+ * sets it), deploying to the cluster of `kubeconfig`; returns the environment its commands run with.
+ */
+export async function newStack(built: Built, work: string, program: string, kubeconfig: string): Promise<NodeJS.ProcessEnv> {
+  const env = pulumiEnv(built, work, kubeconfig);
+  fs.mkdirSync(path.join(work, 'state'));
+  await run('pulumi', ['stack', 'init', 'dev', '--non-interactive'], program, env);
   return env;
 }
 
