@@ -85,6 +85,24 @@ describeWhen(`pulumi up of LlamaStackWithProviders on a real cluster (ogx ${OGX}
       return request(`http://${service.spec.clusterIP}:${service.spec.ports[0].port}/v1/chat/completions`, { model, messages: [{ role: 'user', content: text }] });
     };
 
+    /** The uids of the Service, ServiceAccount, Deployment and user ConfigMap: a replaced object has a new one. */
+    const uids = () => ['service/server-service', 'serviceaccount/server-sa', 'deployment/server', 'configmap/server-user-config']
+      .map((o) => cluster.get([o, '-n', NAMESPACE]).metadata.uid);
+    /** The user's config registering the provider's echo model as `modelId`; ogx 1.5 prefixes it with the provider's id. */
+    const registering = (modelId: string) => ({
+      ...SERVER_CONFIG, registered_resources: { models: [{ model_id: modelId, provider_id: 'acme-echo', provider_model_id: 'echo', model_type: 'llm' }] },
+    });
+    /**
+     * The answer of the new pod through the Service. Its endpoints follow the rollout a moment later (the
+     * EndpointSlice controller, then kube-proxy): right after `pulumi up` returned, the Service once refused
+     * the connection here.
+     */
+    const chatOnceServing = (model: string, text: string) => cluster.waitFor('the new pod answering through the Service', async () => {
+      const a = await chat(model, text);
+      if (a.status !== 200) throw new Error(`${a.status} ${JSON.stringify(a.body)}`);
+      return a.body.choices[0].message.content as string;
+    }, 60_000);
+
     beforeAll(async () => {
       work = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-cluster-pulumi-'));
       program = await installProgram(work, path.join(__dirname, 'pulumi-server'), { 'index.ts': PROGRAM }, 'index.ts');
@@ -112,12 +130,8 @@ describeWhen(`pulumi up of LlamaStackWithProviders on a real cluster (ogx ${OGX}
       + 'ServiceAccount left alone; pulumi up returns with the new pod serving', async () => {
       const hash = (d: any) => d.spec.template.metadata.annotations['kube-inference.io/configmaps-hash'];
       const before = deployment();
-      const uids = () => ['service/server-service', 'serviceaccount/server-sa', 'deployment/server', 'configmap/server-user-config']
-        .map((o) => cluster.get([o, '-n', NAMESPACE]).metadata.uid);
       const [service, account] = uids();
-      // A model registered under a name of the user's; ogx 1.5 prefixes it with the provider's id.
-      const registered = { ...SERVER_CONFIG, registered_resources: { models: [{ model_id: 'greeter', provider_id: 'acme-echo', provider_model_id: 'echo', model_type: 'llm' }] } };
-      const output = await up(registered);
+      const output = await up(registering('greeter'));
       expect(diagnostics(output, 'error')).toEqual([]);
       // The Kubernetes provider replaces a ConfigMap whose data changed (pulumi-kubernetes#1567), a named
       // one deleted first. The engine then replaces each dependent whose replace-triggering property comes
@@ -133,33 +147,18 @@ describeWhen(`pulumi up of LlamaStackWithProviders on a real cluster (ogx ${OGX}
       const after = deployment();
       expect(hash(after)).not.toBe(hash(before));
       expect(after.status).toMatchObject({ availableReplicas: 1, updatedReplicas: 1, observedGeneration: after.metadata.generation });
-      // The Service's endpoints follow the rollout a moment later (the EndpointSlice controller, then
-      // kube-proxy): right after `pulumi up` returned, the Service once refused the connection here.
-      const answer = await cluster.waitFor('the new pod answering through the Service', async () => {
-        const a = await chat('acme-echo/greeter', 'hello again');
-        if (a.status !== 200) throw new Error(`${a.status} ${JSON.stringify(a.body)}`);
-        return a;
-      }, 60_000);
-      expect(answer.body.choices[0].message.content).toBe('pulumi> hello again');
+      expect(await chatOnceServing('acme-echo/greeter', 'hello again')).toBe('pulumi> hello again');
     });
 
     test('with the provider\'s enableConfigMapMutable, a changed user ConfigMap updates it and the Deployment in place, and rolls the pod', async () => {
       await run('pulumi', ['config', 'set', 'kubernetes:enableConfigMapMutable', 'true'], program, pulumi);
-      const uids = () => ['service/server-service', 'serviceaccount/server-sa', 'deployment/server', 'configmap/server-user-config']
-        .map((o) => cluster.get([o, '-n', NAMESPACE]).metadata.uid);
       const before = uids();
-      const registered = { ...SERVER_CONFIG, registered_resources: { models: [{ model_id: 'greeter-2', provider_id: 'acme-echo', provider_model_id: 'echo', model_type: 'llm' }] } };
-      const output = await up(registered);
+      const output = await up(registering('greeter-2'));
       expect(diagnostics(output, 'error')).toEqual([]);
       const update = output.slice(output.indexOf('Updating ('));
       expect(update).toMatch(/~ 2 updated\s+5 unchanged/);
       expect(update).not.toMatch(/replac/);
       expect(uids()).toEqual(before);
-      const answer = await cluster.waitFor('the new pod answering through the Service', async () => {
-        const a = await chat('acme-echo/greeter-2', 'in place');
-        if (a.status !== 200) throw new Error(`${a.status} ${JSON.stringify(a.body)}`);
-        return a;
-      }, 60_000);
-      expect(answer.body.choices[0].message.content).toBe('pulumi> in place');
+      expect(await chatOnceServing('acme-echo/greeter-2', 'in place')).toBe('pulumi> in place');
     });
   });
