@@ -1,35 +1,43 @@
 #!/usr/bin/env node
-// Sets up every cached test environment before jest (`npm test` runs it as test:setup), in two lanes
-// at once: the Python environments (llama-stack-envs.mjs: mostly downloads and unpacking) beside the
-// Go builds (upstream-admission.mjs, kubernetes.mjs, pulumi-cli.mjs, one after another: each keeps
-// both cores busy). Cold, the lanes overlap instead of adding up; warm, each step only reads its
-// `ready` marker. Each script's own output goes through unchanged (whole lines); the run fails when a
-// step fails, after both lanes ended.
+// Sets up every cached test environment before jest (`npm test` runs it as test:setup) with two workers,
+// one per core of a CI machine. One installs the Python environments (llama-stack-envs.mjs: downloads,
+// unpacking and byte-compiling, about 10 minutes cold), the other starts on the Go builds; once the
+// Python environments are in, that worker takes the next Go build from the same queue. Cold, the Go
+// builds are the long part (about 45 minutes one after another on 2 cores): two at once fill the time
+// one of them spends on what uses a single core (module downloads, `go list`, the link of a large
+// binary). Go's build and module caches are safe for concurrent `go` commands (they lock what they
+// write). The queue holds the longest first. Warm, each step only reads its `ready` marker. Each
+// script's own output goes through unchanged (whole lines); the run fails when a step fails, after
+// every worker ended.
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const LANES = [
-  ['llama-stack-envs.mjs'],
-  ['upstream-admission.mjs', 'kubernetes.mjs', 'pulumi-cli.mjs'],
-];
+const GO_BUILDS = ['kubernetes.mjs', 'pulumi-cli.mjs', 'upstream-admission.mjs'];
+const WORKERS = [['llama-stack-envs.mjs'], []];
 
-/** Runs the scripts of a lane one after another; resolves to the first failure, or undefined. */
-async function lane(scripts) {
-  for (const script of scripts) {
-    const code = await new Promise((resolve) => {
-      const child = spawn(process.execPath, [path.join(here, script)], { stdio: 'inherit' });
-      child.on('error', (e) => resolve(`cannot start: ${e.message}`));
-      child.on('exit', (status, signal) => resolve(signal ?? status));
-    });
-    if (code !== 0) return `${script} ended with ${code}`;
+/** Runs one script; resolves to its failure, or undefined. */
+function runScript(script) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(here, script)], { stdio: 'inherit' });
+    child.on('error', (e) => resolve(`${script} cannot start: ${e.message}`));
+    child.on('exit', (status, signal) => resolve(status === 0 ? undefined : `${script} ended with ${signal ?? status}`));
+  });
+}
+
+/** Runs a worker's own scripts, then Go builds from the shared queue until it is empty; resolves to its failures. */
+async function worker(own) {
+  const failures = [];
+  for (let script = own.shift() ?? GO_BUILDS.shift(); script !== undefined; script = own.shift() ?? GO_BUILDS.shift()) {
+    const failure = await runScript(script);
+    if (failure !== undefined) failures.push(failure);
   }
-  return undefined;
+  return failures;
 }
 
 const started = Date.now();
-const failures = (await Promise.all(LANES.map(lane))).filter((f) => f !== undefined);
+const failures = (await Promise.all(WORKERS.map(worker))).flat();
 process.stdout.write(`test set-up: ${failures.length === 0 ? 'done' : 'failed'} in ${Math.round((Date.now() - started) / 1000)} s\n`);
 if (failures.length > 0) {
   process.stderr.write(`test set-up failed: ${failures.join('; ')}\n`);
