@@ -6,7 +6,8 @@
 // builds are the long part (about 45 minutes one after another on 2 cores): two at once fill the time
 // one of them spends on what uses a single core (module downloads, `go list`, the link of a large
 // binary). Go's build and module caches are safe for concurrent `go` commands (they lock what they
-// write). The queue holds the longest first. Warm, each step only reads its `ready` marker. Each
+// write). The queue holds the longest first; the Pulumi provider is a step of its own, so that the other
+// worker need not wait for it idle. Warm, each step only reads its `ready` marker. Each
 // script's own output goes through unchanged (whole lines); the run fails when a step fails, after
 // every worker ended.
 import { spawn } from 'node:child_process';
@@ -14,15 +15,17 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const GO_BUILDS = ['kubernetes.mjs', 'pulumi-cli.mjs', 'upstream-admission.mjs'];
-const WORKERS = [['llama-stack-envs.mjs'], []];
+/** Scripts with their arguments. The Pulumi provider alone takes about as long as the other Pulumi programs and the admission checker. */
+const GO_BUILDS = [['kubernetes.mjs'], ['pulumi-cli.mjs', 'kubernetes-provider'], ['pulumi-cli.mjs', 'cli', 'language-host'], ['upstream-admission.mjs']];
+const WORKERS = [[['llama-stack-envs.mjs']], []];
 
-/** Runs one script; resolves to its failure, or undefined. */
-function runScript(script) {
+/** Runs one script with its arguments; resolves to its failure, or undefined. */
+function runScript([script, ...args]) {
+  const name = [script, ...args].join(' ');
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(here, script)], { stdio: 'inherit' });
-    child.on('error', (e) => resolve(`${script} cannot start: ${e.message}`));
-    child.on('exit', (status, signal) => resolve(status === 0 ? undefined : `${script} ended with ${signal ?? status}`));
+    const child = spawn(process.execPath, [path.join(here, script), ...args], { stdio: 'inherit' });
+    child.on('error', (e) => resolve(`${name} cannot start: ${e.message}`));
+    child.on('exit', (status, signal) => resolve(status === 0 ? undefined : `${name} ended with ${signal ?? status}`));
   });
 }
 

@@ -3,6 +3,7 @@
 // for test/apiserver/pulumi-up.test.ts (`pulumi up` of examples/pulumi-app against the real API server).
 // GitHub, where Pulumi publishes its binaries, is not reachable here; the proxy is. One module each in
 // test/pulumi-cli/<dir> (go.mod, go.sum); each writes its index <cache>/pulumi-<dir>.json. See go-build.mjs.
+// Arguments name the directories to build (`node pulumi-cli.mjs kubernetes-provider`); none builds all three.
 //
 //   - cli: github.com/pulumi/pulumi/pkg/v3/cmd/pulumi at v3.274.1.
 //   - language-host: pulumi-language-nodejs from github.com/pulumi/pulumi/sdk/v3 at v3.68.0, the newest
@@ -22,6 +23,10 @@
 // Each binary carries the version it is built from (a build from the module proxy has no release stamp).
 import { setUpGoPrograms } from './go-build.mjs';
 
+/** The programs to build (their directories under test/pulumi-cli/), all when none is named: all.mjs builds the provider beside the rest. */
+const only = process.argv.slice(2);
+const wanted = (dir) => only.length === 0 || only.includes(dir);
+
 const WHAT = 'The example Pulumi program is not deployed with the real Pulumi CLI in this run';
 const PULUMI = 'v3.274.1';
 const LANGUAGE_HOST = 'v3.68.0';
@@ -30,7 +35,7 @@ const KUBERNETES_PROVIDER = '4.0.0-20260115033456-f47bc2d6f199';
 /** The ldflags that stamp a Pulumi CLI or SDK program with its release. */
 const pulumiVersion = (version) => `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${version}`;
 
-setUpGoPrograms({
+if (wanted('cli')) setUpGoPrograms({
   name: 'pulumi-cli',
   module: 'pulumi-cli/cli',
   binaries: { pulumi: { pkg: 'github.com/pulumi/pulumi/pkg/v3/cmd/pulumi', ldflags: pulumiVersion(PULUMI) } },
@@ -38,7 +43,7 @@ setUpGoPrograms({
   info: { version: PULUMI },
 });
 
-setUpGoPrograms({
+if (wanted('language-host')) setUpGoPrograms({
   name: 'pulumi-language-host',
   module: 'pulumi-cli/language-host',
   binaries: {
@@ -48,7 +53,7 @@ setUpGoPrograms({
   info: { version: LANGUAGE_HOST },
 });
 
-setUpGoPrograms({
+if (wanted('kubernetes-provider')) setUpGoPrograms({
   name: 'pulumi-kubernetes-provider',
   module: 'pulumi-cli/kubernetes-provider',
   binaries: {
