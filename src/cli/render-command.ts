@@ -1,14 +1,15 @@
 import { dirname, resolve } from 'path';
-import { Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
-import { apiGroupOf, DNS1123_LABEL } from '../checks';
+import { apiGroupOf, DNS1123_LABEL, isRecord } from '../checks';
 import { ValidationError } from '../errors';
 import { describeFsError, writeFilesAtomically } from '../run-config/files';
+import { formatPath, PathSegment } from '../run-config/scalars';
 import { synthesizeObjects } from '../synth';
 import { LLSD_API_VERSION, MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND, OGX_SERVER_API_VERSION, OGX_SERVER_KIND } from './document-kinds';
 import { MANIFEST_LIMITS, readInputs } from './inputs';
 import { CliIo, Command, parseCommandArgs } from './io';
 import { LEDGER_FILE, ledgerText, readLedger, removeStaleFiles } from './output-ledger';
+import { stringifyYaml } from './yaml-output';
 import { closest } from '../suggest';
 
 /** A kind of input document the render command understands. */
@@ -142,7 +143,7 @@ async function render(args: string[], io: CliIo, maxOutputBytes: number): Promis
       manifests = result.manifests;
     }
     errors.push(...claimObjects(owners, manifests, label, namespace));
-    const yaml = Yaml.stringify(...manifests);
+    const yaml = stringifyYaml(manifests);
     outputBytes += Buffer.byteLength(yaml);
     if (outputBytes > maxOutputBytes) {
       io.stderr(`error: ${label}: the rendered manifests would exceed ${maxOutputBytes} bytes (${maxOutputBytes / 1024 / 1024} MiB), the most one run `
@@ -200,6 +201,21 @@ function passThroughProblem(doc: any): string | undefined {
   }
   if (namespace !== undefined && (typeof namespace !== 'string' || namespace.length > 63 || !DNS1123_LABEL.test(namespace))) {
     return `metadata.namespace ${JSON.stringify(namespace)} is not a namespace name (a DNS-1123 label, at most 63 characters).`;
+  }
+  const nonFinite = nonFiniteAt(doc, []);
+  if (nonFinite !== undefined) {
+    return `${formatPath(nonFinite).slice(1)}: a plain .inf or .nan is a number JSON cannot carry, so kubectl cannot send the object (quote it if a string is meant).`;
+  }
+  return undefined;
+}
+
+/** The path of the first infinity or NaN in plain data (a plain `.inf` or `.nan` of the input), or undefined. */
+function nonFiniteAt(value: unknown, path: PathSegment[]): PathSegment[] | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path;
+  const entries: Array<[PathSegment, unknown]> = Array.isArray(value) ? value.map((v, i) => [i, v]) : isRecord(value) ? Object.entries(value) : [];
+  for (const [key, v] of entries) {
+    const found = nonFiniteAt(v, [...path, key]);
+    if (found !== undefined) return found;
   }
   return undefined;
 }

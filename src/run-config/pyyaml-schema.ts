@@ -1,4 +1,5 @@
 import type { ScalarTag, Tags } from 'yaml';
+import { scalarTag } from './yaml-tags';
 
 /*
  * How llama-stack's reader resolves plain (unquoted) scalars: PyYAML's `yaml.safe_load`, a YAML 1.1
@@ -63,12 +64,7 @@ const IMPLICIT_TYPES: ReadonlySet<string> = new Set(['tag:yaml.org,2002:bool', '
  * take PyYAML's pattern, and a plain `=` is an error (PyYAML cannot load it either).
  */
 export function asPyYamlReads(tags: Tags): Tags {
-  const scalarTags = tags.filter((t): t is ScalarTag => typeof t === 'object' && !('collection' in t && t.collection));
-  const like = (name: string, predicate: (t: ScalarTag) => boolean = () => true): ScalarTag => {
-    const found = scalarTags.find((t) => t.tag === name && predicate(t));
-    if (!found) throw new Error(`internal error: the yaml library's YAML 1.1 schema has no ${name} tag`);
-    return found;
-  };
+  const like = (name: string, predicate?: (t: ScalarTag) => boolean): ScalarTag => scalarTag(tags, name, predicate);
   const trueTag = like('tag:yaml.org,2002:bool', (t) => t.test?.test('true') === true);
   const falseTag = like('tag:yaml.org,2002:bool', (t) => t.test?.test('false') === true);
   const intTag = like('tag:yaml.org,2002:int', (t) => t.format === undefined);

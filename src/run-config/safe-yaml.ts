@@ -1,6 +1,7 @@
 import { CST, isAlias, isCollection, isPair, isScalar, Lexer, LineCounter, Node, parseAllDocuments, parseDocument, visit } from 'yaml';
 import type { Document, Tags } from 'yaml';
 import { RunConfigError } from './errors';
+import { asKubectlReads } from './goyaml-schema';
 import { asPyYamlReads, PYYAML_ONLY_LINE_BREAKS } from './pyyaml-schema';
 
 /**
@@ -78,18 +79,15 @@ export function parseUntrustedYaml(text: string, limits: YamlLimits, where: Yaml
  * Like {@link parseUntrustedYaml}, for a stream of several documents (manifests): the same checks and
  * limits on the whole text, then every document is parsed and checked; empty documents are dropped.
  *
- * Manifests are read as kubectl reads them (go-yaml v2, YAML 1.1): `yes` is true and `0x1f` is 31, but
- * a timestamp such as `2024-01-01` and a base-60 number such as `1:20` stay strings.
+ * Manifests are read as kubectl reads them (goyaml.v2, YAML 1.1; goyaml-schema.ts): `yes` is true, `0x1f`
+ * and `0O17` are numbers, but a timestamp such as `2024-01-01` and a base-60 number such as `1:20` stay
+ * strings.
  */
 export function parseUntrustedYamlStream(text: string, limits: YamlLimits, where: YamlSource): ParsedYaml[] {
   const fail = failWith(where);
   checkText(text, limits, fail);
-  return parseDocuments(text, limits, fail, true, AS_KUBECTL_READS);
+  return parseDocuments(text, limits, fail, true, asKubectlReads);
 }
-
-/** Drops the YAML 1.1 tags go-yaml v2 does not apply when decoding into untyped values. */
-const AS_KUBECTL_READS = (tags: Tags): Tags =>
-  tags.filter((t) => !(typeof t === 'object' && (t.tag === 'tag:yaml.org,2002:timestamp' || t.format === 'TIME')));
 
 /** Size, characters, depth and node count, checked on the text before any parsing. */
 function checkText(text: string, limits: YamlLimits, fail: (details: string[]) => never): void {

@@ -566,6 +566,14 @@ describe('manifests are read as kubectl reads them', () => {
     expect(env.code).toBe(0);
     expect(env.stdout).toContain('value: "2024-01-01"');
   });
+
+  test('numbers as goyaml.v2 parses them: Go\'s base prefixes in either case, every `_` dropped', async () => {
+    const r = await cli(['render', '-'], {
+      stdin: 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: x}\nspec: {a: 0O17, b: 0_x1F, c: 1__0, d: 09, e: .5e3, f: ._5, g: -0, h: 0o8}\n',
+    });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toContain('spec:\n  a: 15\n  b: 31\n  c: 10\n  d: 9\n  e: 500\n  f: "._5"\n  g: 0\n  h: 0o8\n');
+  });
 });
 
 describe('kube-inference render: objects valid as a whole', () => {

@@ -14,6 +14,8 @@ export const HOSTILE_STRINGS: readonly string[] = [
   // Numbers of one YAML version or the other.
   '1e-7', '1e5', '1E+5', '1.0e-7', '.inf', '-.inf', '+.INF', '.nan', '.NaN', '.', '.5', '1.', '0o17', '0b101', '0x1F', '0X1F',
   '1_000', '017', '09', '-0', '+1', '0', '1.0', '12:30', '1:20.5', '0:30', '190:20:30', '12345678901234567890', '-0x1FFFFFFFFFFFFFFFF',
+  // Numbers to goyaml.v2 (kubectl's reader: Go's strconv after dropping every '_'), some of them to no other reader.
+  '0O17', '0B11', '-0o17', '+0x1F', '+0b11', '0_x1F', '1__0', '1_.5', '.5e3', '0x_1',
   // Dates and timestamps.
   '2024-01-01', '2024-1-1', '2024-01-01 10:00:00', '2024-01-01T10:00:00Z', '2001-12-14t21:59:43.10-05:00',
   // The merge key, the value key, indicators and comments.
@@ -21,9 +23,14 @@ export const HOSTILE_STRINGS: readonly string[] = [
   '&x', '*x', '|', '>', '[a]', '{a: 1}', ',', '---', '...', '--- a', 'a: [b, {c: d}]',
   // Ordinary values that must stay as they are.
   '${env.VLLM_URL:=http://localhost:8000/v1}', '${env.X:+x}', 'remote::vllm', 'http://a:1/v1?q=1#f', 'C:\\path\\x',
+  '-c', '--port=8000', '0.1.0', '8000m', '2024-1-2', '1.29-release',
   // A string and a key longer than YAML 1.1 readers accept as an implicit key.
   'k'.repeat(1100),
 ];
+
+/** The hostile strings a YAML file can hold plain, as a mapping's value in block style (each reader then resolves them its own way). */
+export const PLAIN_HOSTILE_STRINGS: readonly string[] = HOSTILE_STRINGS.filter((s) => /^(?:[^\s"'`@%&*!|>[\]{},#?:-]|[-?:]\S)[^\n\r\t]*$/.test(s)
+  && !/: | #|:$/.test(s) && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]/.test(s));
 
 /** Numbers: tiny and huge floats, whole numbers beyond 2^53, negative zero, infinities. */
 export const FINITE_NUMBERS: readonly number[] = [

@@ -1,5 +1,5 @@
 import { provider, readFixture } from './helpers';
-import { hostileConfig, HOSTILE_STRINGS } from './hostile-values';
+import { hostileConfig, HOSTILE_STRINGS, PLAIN_HOSTILE_STRINGS } from './hostile-values';
 import { PythonResult, pythonDifference, pythonFloatValue, pythonLoad, pyyamlSupport, pyyamlValue } from './pyyaml';
 import { mergeRunConfig } from '../../src/run-config/merge';
 import { renderJson, renderYaml } from '../../src/run-config/render';
@@ -106,15 +106,13 @@ describeWhen('files read by real PyYAML', pyyamlSupport(), 'python3 with PyYAML'
  * config (and the read-back check would compare against the wrong values).
  */
 describeWhen('the reader agrees with real PyYAML', pyyamlSupport(), 'python3 with PyYAML', () => {
-  const plain = HOSTILE_STRINGS.filter((s) => /^(?:[^\s"'`@%&*!|>[\]{},#?:-]|[-?:]\S)[^\n\r\t]*$/.test(s) && !/: | #|:$/.test(s) && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]/.test(s));
-
   let pythonRead: PythonResult[];
   beforeAll(() => {
-    pythonRead = pythonLoad(plain.map((s) => `v: ${s}\n`));
+    pythonRead = pythonLoad(PLAIN_HOSTILE_STRINGS.map((s) => `v: ${s}\n`));
   });
 
-  test.each(plain.map((s, i) => [s.length > 40 ? `${s.slice(0, 37)}...` : s, i] as const))('plain %j', (_, i) => {
-    const text = `v: ${plain[i]}\n`;
+  test.each(PLAIN_HOSTILE_STRINGS.map((s, i) => [s.length > 40 ? `${s.slice(0, 37)}...` : s, i] as const))('plain %j', (_, i) => {
+    const text = `v: ${PLAIN_HOSTILE_STRINGS[i]}\n`;
     const python = pythonRead[i];
     let ours: unknown;
     try {
@@ -139,6 +137,6 @@ describeWhen('the reader agrees with real PyYAML', pyyamlSupport(), 'python3 wit
   });
 
   test('the strings that tell the readers apart are among them', () => {
-    expect(plain).toEqual(expect.arrayContaining(['y', 'n', '1e-7', '1e5', '.', '09', '-0', '0:30', '=', '2024-1-1']));
+    expect(PLAIN_HOSTILE_STRINGS).toEqual(expect.arrayContaining(['y', 'n', '1e-7', '1e5', '.', '09', '-0', '0:30', '=', '2024-1-1']));
   });
 });
