@@ -3,8 +3,11 @@
 // and every way of authenticating (certificates, tokens, exec plugins, OIDC) are @kubernetes/client-node's;
 // the requests are plain HTTPS, so that the query (`dryRun=All&fieldValidation=Strict`) and the
 // server's `Warning` headers are this module's to set and read.
+import { existsSync, readFileSync, Stats, statSync } from 'fs';
 import type * as http from 'http';
 import type * as https from 'https';
+import { homedir } from 'os';
+import { delimiter, join } from 'path';
 import type * as ClientNode from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import { apiGroupOf, isRecord } from '../checks';
 
@@ -51,13 +54,20 @@ function apiPath(apiVersion: string): string {
 
 /** The field manager the dry-run applies as (nothing is written). */
 const FIELD_MANAGER = 'kube-inference-validate';
+/** The longest a request may take, answer included: a server that trickles its answer is cut off too. */
 const TIMEOUT_MS = 30_000;
+/** The largest answer read: far above a dry-run's echo of an object (the API server takes requests of 3 MiB) or a group's discovery. */
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+/** The largest kubeconfig read: far above any real one. */
+const MAX_KUBECONFIG_BYTES = 4 * 1024 * 1024;
 
 /** A connection to one cluster for dry-runs. */
 export class ClusterDryRun {
   /** Reads the kubeconfig and picks the context. */
   public static connect(target: ClusterTarget): ClusterDryRun {
     const config = new (clientNode().KubeConfig)();
+    // Read by @kubernetes/client-node at once and whole: a FIFO would block it and a device never end.
+    for (const file of target.kubeconfig !== undefined ? [target.kubeconfig] : defaultKubeconfigFiles()) checkKubeconfigFile(file);
     try {
       if (target.kubeconfig !== undefined) config.loadFromFile(target.kubeconfig);
       else config.loadFromDefault();
@@ -78,6 +88,7 @@ export class ClusterDryRun {
   }
 
   private readonly discovery = new Map<string, Promise<ApiResource[] | undefined>>();
+  private authenticated?: Promise<https.RequestOptions>;
 
   private constructor(private readonly config: ClientNode.KubeConfig, public readonly server: string, private readonly namespace: string) {}
 
@@ -92,6 +103,11 @@ export class ClusterDryRun {
     if (!resource) return { accepted: false, message: `the cluster serves no ${apiVersion} ${kind} (for a custom resource: is its CRD installed?)`, warnings: [] };
     const base = apiPath(apiVersion);
     const namespace = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : this.namespace;
+    // A name or namespace `.` or `..` would be resolved as a path step, sending the request elsewhere:
+    // the API server takes no such name (it may not be a path segment), so it is refused here, unsent.
+    for (const [field, value] of [['metadata.name', metadata.name], ['metadata.namespace', namespace]]) {
+      if (value === '.' || value === '..') return { accepted: false, message: `${field}: Invalid value: "${value}": may not be '${value}'`, warnings: [] };
+    }
     const collection = `${base}${resource.namespaced ? `/namespaces/${encodeURIComponent(namespace)}` : ''}/${resource.name}`;
     const query = `dryRun=All&fieldValidation=Strict&fieldManager=${FIELD_MANAGER}`;
     const body = JSON.stringify(resource.namespaced ? { ...object, metadata: { ...metadata, namespace } } : object);
@@ -123,36 +139,112 @@ export class ClusterDryRun {
     return found;
   }
 
+  /**
+   * What the kubeconfig's user adds to a request (client certificate, CA, token), asked once per run: an
+   * exec credential plugin runs once, as client-go runs it once per process, and is told what client-go
+   * tells it in KUBERNETES_EXEC_INFO (an ExecCredential: not interactive, and the cluster when the
+   * kubeconfig sets provideClusterInfo).
+   */
+  private authentication(): Promise<https.RequestOptions> {
+    this.authenticated ??= (async () => {
+      const options: https.RequestOptions = { headers: {} };
+      const exec = this.config.getCurrentUser()?.exec;
+      const before = process.env.KUBERNETES_EXEC_INFO;
+      try {
+        if (isRecord(exec)) process.env.KUBERNETES_EXEC_INFO = JSON.stringify(this.execInfo(exec));
+        await this.config.applyToHTTPSOptions(options);
+      } catch (e) {
+        throw new ClusterUnreachableError(`cannot authenticate to ${this.server}: ${(e as Error).message}`);
+      } finally {
+        if (before === undefined) delete process.env.KUBERNETES_EXEC_INFO;
+        else process.env.KUBERNETES_EXEC_INFO = before;
+      }
+      return options;
+    })();
+    return this.authenticated;
+  }
+
+  /** The ExecCredential client-go gives an exec plugin (k8s.io/client-go/plugin/pkg/client/auth/exec: ExecCredential's spec). */
+  private execInfo(exec: Record<string, unknown>): Record<string, unknown> {
+    const cluster = this.config.getCurrentCluster();
+    const info = exec.provideClusterInfo === true && cluster ? {
+      server: cluster.server,
+      ...(cluster.tlsServerName ? { 'tls-server-name': cluster.tlsServerName } : {}),
+      ...(cluster.skipTLSVerify ? { 'insecure-skip-tls-verify': true } : {}),
+      ...(cluster.caData || cluster.caFile ? { 'certificate-authority-data': cluster.caData ?? readFileSync(cluster.caFile!).toString('base64') } : {}),
+    } : undefined;
+    return { apiVersion: exec.apiVersion, kind: 'ExecCredential', spec: { interactive: false, ...(info ? { cluster: info } : {}) } };
+  }
+
   private async request(method: string, path: string, body?: string, contentType?: string): Promise<HttpAnswer> {
     const url = new URL(`${this.server}${path}`);
+    const auth = await this.authentication();
     const options: https.RequestOptions = {
+      ...auth,
       method,
       hostname: url.hostname,
       port: url.port,
       path: `${url.pathname}${url.search}`,
-      headers: { Accept: 'application/json', ...(contentType ? { 'Content-Type': contentType } : {}) },
-      timeout: TIMEOUT_MS,
+      headers: { ...auth.headers, Accept: 'application/json', ...(contentType ? { 'Content-Type': contentType } : {}) },
     };
-    try {
-      await this.config.applyToHTTPSOptions(options);
-    } catch (e) {
-      throw new ClusterUnreachableError(`cannot authenticate to ${this.server}: ${(e as Error).message}`);
-    }
     return new Promise((resolve, reject) => {
       // Loaded here, not with the CLI: every other command would pay for them at start-up.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const client = (url.protocol === 'http:' ? require('http') : require('https')) as typeof http | typeof https;
       const req = client.request(options, (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), warnings: warningTexts(res.headers.warning) }));
+        let bytes = 0;
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+          if (bytes > MAX_ANSWER_BYTES) req.destroy(new Error(`its answer to ${method} ${url.pathname} exceeds ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`));
+          else chunks.push(c);
+        });
+        res.on('end', () => {
+          clearTimeout(deadline);
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), warnings: warningTexts(res.headers.warning) });
+        });
         res.on('error', (e) => reject(new ClusterUnreachableError(`${this.server}: ${e.message}`)));
       });
-      req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
-      req.on('error', (e) => reject(new ClusterUnreachableError(`cannot reach ${this.server}: ${e.message}`)));
+      const deadline = setTimeout(() => req.destroy(new Error(`no complete answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS);
+      req.on('error', (e) => {
+        clearTimeout(deadline);
+        reject(new ClusterUnreachableError(`cannot reach ${this.server}: ${e.message}`));
+      });
       req.end(body);
     });
   }
+}
+
+/** The files @kubernetes/client-node's loadFromDefault reads: those $KUBECONFIG lists, else ~/.kube/config if there is one. */
+function defaultKubeconfigFiles(): string[] {
+  const listed = (process.env.KUBECONFIG ?? '').split(delimiter).filter((f) => f !== '');
+  if (listed.length > 0) return listed;
+  const home = join(homedir(), '.kube', 'config');
+  return existsSync(home) ? [home] : [];
+}
+
+/** A kubeconfig must be a regular file of a sane size: one that is not fails the run naming it, before anything reads it. */
+function checkKubeconfigFile(file: string): void {
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch (e) {
+    // A file that does not exist is the loader's to report (client-node skips missing $KUBECONFIG entries).
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new ClusterUnreachableError(`cannot read the kubeconfig ${file}: ${(e as Error).message}`);
+  }
+  if (!stat.isFile()) throw new ClusterUnreachableError(`the kubeconfig ${file} is not a regular file (${fileKind(stat)}): give the path of a kubeconfig file`);
+  if (stat.size > MAX_KUBECONFIG_BYTES) {
+    throw new ClusterUnreachableError(`the kubeconfig ${file} is ${stat.size} bytes; the most read is ${MAX_KUBECONFIG_BYTES / 1024 / 1024} MiB: is it a kubeconfig?`);
+  }
+}
+
+function fileKind(stat: Stats): string {
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a file';
 }
 
 /**

@@ -18,6 +18,22 @@ export interface CliIo {
   readonly cwd: string;
 }
 
+/**
+ * Controls a terminal obeys or that change what it shows: C0 controls but newline and tab (ESC starts
+ * escape sequences that clear the screen, set the title or write the clipboard; CR overwrites a line),
+ * DEL, C1 controls (CSI, OSC), and the bidirectional controls, which reorder the text shown.
+ */
+const TERMINAL_CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * Text for a terminal, with {@link TERMINAL_CONTROLS} written as `\uXXXX`: what came from outside (a
+ * server's message, a kubeconfig's context name, a pod's termination message, a document's kind) is
+ * shown, never obeyed. The escape is JSON's too, so JSON output stays valid JSON.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(TERMINAL_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** A subcommand of `kube-inference`: takes its own arguments and returns the exit code. */
 export interface Command {
   /** The subcommand's name, e.g. `render`. */

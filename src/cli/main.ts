@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { COMMANDS } from './commands';
-import { CliIo, processIo, UsageError } from './io';
+import { CliIo, processIo, terminalSafe, UsageError } from './io';
 import { packageVersion } from '../run-config/merge-image';
 import { closest } from '../suggest';
 
@@ -18,8 +18,12 @@ const HELP = (): string => [
   '',
 ].join('\n');
 
-/** Runs the CLI with the given arguments; resolves to the exit code. Never throws. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+/**
+ * Runs the CLI with the given arguments; resolves to the exit code. Never throws. What it writes to
+ * standard error passes {@link terminalSafe}: messages carry text from outside.
+ */
+export async function runCli(argv: string[], streams: CliIo): Promise<number> {
+  const io: CliIo = { ...streams, stderr: (text) => streams.stderr(terminalSafe(text)) };
   const [first, ...afterFirst] = argv;
   if (first === '--version' || first === '-V') {
     io.stdout(`${packageVersion()}\n`);

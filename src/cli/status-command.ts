@@ -1,6 +1,6 @@
-import { stringify } from 'yaml';
 import { readInputs } from './inputs';
-import { Command, parseCommandArgs, UsageError } from './io';
+import { Command, parseCommandArgs, terminalSafe, UsageError } from './io';
+import { stringifyYaml } from './yaml-output';
 import { isKubernetesApiVersion, isRecord } from '../checks';
 import { LlamaStackStatus, llamaStackPodStatus } from '../llama-stack/pod-status';
 import { SERVER_LABEL } from '../llama-stack/provider-service';
@@ -83,10 +83,12 @@ export const statusCommand: Command = {
       return 1;
     }
     const plain = statuses.map(withoutUndefined);
+    // Statuses carry text from the cluster (Ray's and the kubelet's messages, termination messages):
+    // written so that a terminal shows its controls instead of obeying them.
     if (format === 'json') {
-      io.stdout(`${JSON.stringify(plain.length === 1 ? plain[0] : plain, undefined, 2)}\n`);
+      io.stdout(`${terminalSafe(JSON.stringify(plain.length === 1 ? plain[0] : plain, undefined, 2))}\n`);
     } else {
-      io.stdout(plain.map((s) => stringify(s, { lineWidth: 0 })).join('---\n'));
+      io.stdout(stringifyYaml(plain));
     }
     return 0;
   },

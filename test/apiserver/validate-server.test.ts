@@ -76,6 +76,34 @@ describeWithApiServer(MINOR, 'validate --server', () => {
     expect(r.code).toBe(1);
   });
 
+  test('an exec credential plugin runs once a run, told what client-go tells it (KUBERNETES_EXEC_INFO)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-exec-plugin-'));
+    const calls = path.join(dir, 'calls');
+    const plugin = path.join(dir, 'plugin.js');
+    fs.writeFileSync(plugin, 'require("fs").appendFileSync(process.env.CALLS, `${process.env.KUBERNETES_EXEC_INFO}\\n`);\n'
+      + 'console.log(JSON.stringify({ apiVersion: "client.authentication.k8s.io/v1", kind: "ExecCredential", status: { token: process.env.TOKEN } }));\n');
+    const config = JSON.parse(fs.readFileSync(kubeconfig, 'utf8'));
+    const exec = {
+      apiVersion: 'client.authentication.k8s.io/v1',
+      command: process.execPath,
+      args: [plugin],
+      interactiveMode: 'Never',
+      provideClusterInfo: true,
+      env: [{ name: 'CALLS', value: calls }, { name: 'TOKEN', value: config.users[0].user.token }],
+    };
+    const execConfig = path.join(dir, 'kubeconfig.json');
+    fs.writeFileSync(execConfig, JSON.stringify({ ...config, users: [{ name: 'tester', user: { exec } }] }));
+    const r = validate(['--server', '--kubeconfig', execConfig], yaml(configMap('one'), configMap('two'), configMap('three')));
+    expect(r.stderr).toContain('3 object(s): 3 accepted, 0 refused');
+    const cluster = config.clusters[0].cluster;
+    expect(fs.readFileSync(calls, 'utf8').trim().split('\n').map((line) => JSON.parse(line))).toEqual([{
+      apiVersion: 'client.authentication.k8s.io/v1',
+      kind: 'ExecCredential',
+      spec: { interactive: false, cluster: { 'server': cluster.server, 'certificate-authority-data': cluster['certificate-authority-data'] } },
+    }]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   test('a cluster that cannot be reached or a kubeconfig that cannot be read: one line, exit 1', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-kubeconfig-'));
     const closed = path.join(dir, 'closed.yaml');

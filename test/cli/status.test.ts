@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
+import { asInput } from './hostile-manifests';
 import { cli } from './run';
 import { CliIo, UsageError } from '../../src/cli/io';
 import { statusCommand } from '../../src/cli/status-command';
@@ -70,6 +71,19 @@ describe('kube-inference status -f FILE', () => {
     expect(JSON.parse(one.stdout)).toMatchObject({ phase: 'Deploying', endpoint: { service: 'gemma-cpu', port: 80 } });
     const two = await run(['-f', '-', '--output', 'json'], `${stringify(WORKSPACE)}---\n${stringify(DGD)}`);
     expect(JSON.parse(two.stdout).map((s: any) => s.phase)).toEqual(['Deploying', 'Running']);
+  });
+
+  test('escape sequences and bidirectional controls in the cluster\'s messages are shown, not obeyed, in YAML and JSON', async () => {
+    const hostile = '\u001b[2J\u001b]52;c;ZXZpbA==\u0007\rnot ready \u202egnp.exe\u009b';
+    // As `kubectl get -o json` prints it: the controls escaped.
+    const input = asInput([{ ...WORKSPACE, status: { ...WORKSPACE.status, conditions: [{ ...WORKSPACE.status.conditions[0], message: hostile }] } }]);
+    for (const format of ['yaml', 'json']) {
+      const r = await cli(['status', '-f', '-', '-o', format], { stdin: input });
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+      // Escaped as JSON and YAML read them: the message is still the cluster's, for a program reading the report.
+      expect((format === 'json' ? JSON.parse(r.stdout) : parse(r.stdout)).message).toBe(hostile);
+    }
   });
 
   test('a resource no provider understands: exit 1, nothing on stdout, stderr names the document', async () => {
