@@ -3,13 +3,14 @@
 // and every way of authenticating (certificates, tokens, exec plugins, OIDC) are @kubernetes/client-node's;
 // the requests are plain HTTPS, so that the query (`dryRun=All&fieldValidation=Strict`) and the
 // server's `Warning` headers are this module's to set and read.
-import { existsSync, readFileSync, Stats, statSync } from 'fs';
+import { existsSync, readFileSync, statSync } from 'fs';
 import type * as http from 'http';
 import type * as https from 'https';
 import { homedir } from 'os';
 import { delimiter, join } from 'path';
 import type * as ClientNode from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import { apiGroupOf, isRecord } from '../checks';
+import { fileKind } from '../run-config/files';
 
 /** Where to find the cluster. */
 export interface ClusterTarget {
@@ -229,23 +230,16 @@ function checkKubeconfigFile(file: string): void {
   try {
     stat = statSync(file);
   } catch (e) {
-    // A file that does not exist is the loader's to report (client-node skips missing $KUBECONFIG entries).
+    // A file that does not exist is the loader's to report.
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw new ClusterUnreachableError(`cannot read the kubeconfig ${file}: ${(e as Error).message}`);
   }
-  if (!stat.isFile()) throw new ClusterUnreachableError(`the kubeconfig ${file} is not a regular file (${fileKind(stat)}): give the path of a kubeconfig file`);
+  if (!stat.isFile()) throw new ClusterUnreachableError(`the kubeconfig ${file} is ${fileKind(stat)}, not a regular file: give the path of a kubeconfig file`);
   if (stat.size > MAX_KUBECONFIG_BYTES) {
     throw new ClusterUnreachableError(`the kubeconfig ${file} is ${stat.size} bytes; the most read is ${MAX_KUBECONFIG_BYTES / 1024 / 1024} MiB: is it a kubeconfig?`);
   }
 }
 
-function fileKind(stat: Stats): string {
-  if (stat.isDirectory()) return 'a directory';
-  if (stat.isFIFO()) return 'a FIFO';
-  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
-  if (stat.isSocket()) return 'a socket';
-  return 'not a file';
-}
 
 /**
  * @kubernetes/client-node, an ES module loaded only for --server (Node ≥ 20.19 requires it

@@ -186,7 +186,7 @@ export class NotARegularFileError extends Error {
 }
 
 /** What a non-regular file is, in words. */
-function fileKind(stat: fs.Stats): string {
+export function fileKind(stat: fs.Stats): string {
   if (stat.isDirectory()) return 'a directory';
   if (stat.isFIFO()) return 'a FIFO (named pipe)';
   if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';

@@ -120,10 +120,10 @@ describe('validate --server against a hostile cluster', () => {
     const fifo = join(dir, 'fifo');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     expect(await validate(['--kubeconfig', fifo])).toEqual({
-      code: 1, stderr: `error: the kubeconfig ${fifo} is not a regular file (a FIFO): give the path of a kubeconfig file\n`,
+      code: 1, stderr: `error: the kubeconfig ${fifo} is a FIFO (named pipe), not a regular file: give the path of a kubeconfig file\n`,
     });
     expect(await validate([], { KUBECONFIG: '/dev/zero' })).toEqual({
-      code: 1, stderr: 'error: the kubeconfig /dev/zero is not a regular file (a device): give the path of a kubeconfig file\n',
+      code: 1, stderr: 'error: the kubeconfig /dev/zero is a device, not a regular file: give the path of a kubeconfig file\n',
     });
   });
 });
