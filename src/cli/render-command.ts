@@ -1,9 +1,11 @@
 import { dirname, resolve } from 'path';
 import { Construct } from 'constructs';
-import { apiGroupOf, DNS1123_LABEL, isRecord } from '../checks';
+import { apiGroupOf, DNS1123_LABEL, isKubernetesApiVersion, isRecord } from '../checks';
 import { ValidationError } from '../errors';
 import { describeFsError, writeFilesAtomically } from '../run-config/files';
 import { formatPath, PathSegment } from '../run-config/scalars';
+import { nameRuleOf } from '../schema/kubernetes/object-meta';
+import { DEFAULT_KUBERNETES_MINOR } from '../schema/kubernetes/openapi';
 import { synthesizeObjects } from '../synth';
 import { LLSD_API_VERSION, MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND, OGX_SERVER_API_VERSION, OGX_SERVER_KIND } from './document-kinds';
 import { MANIFEST_LIMITS, readInputs } from './inputs';
@@ -199,6 +201,11 @@ function passThroughProblem(doc: any): string | undefined {
   if (name === '.' || name === '..' || /[/%]/.test(name)) {
     return `metadata.name ${JSON.stringify(name)} is not a name the API server takes: it may not be '.' or '..' or contain '/' or '%'.`;
   }
+  // A built-in kind's names as the API server of the newest minor takes them (validate's rules); any
+  // kind's without controls, which a file name written with -o would carry.
+  const nameProblems = isKubernetesApiVersion(doc.apiVersion) ? nameRuleOf(doc.kind, Number(DEFAULT_KUBERNETES_MINOR.split('.')[1]))(name) : [];
+  if (nameProblems.length > 0) return `metadata.name ${JSON.stringify(name)} is not a name the API server takes for a ${doc.kind}: ${nameProblems.join('; ')}.`;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return `metadata.name ${JSON.stringify(name)} holds control characters, which no file written with -o may carry in its name: rename the object.`;
   if (namespace !== undefined && (typeof namespace !== 'string' || namespace.length > 63 || !DNS1123_LABEL.test(namespace))) {
     return `metadata.namespace ${JSON.stringify(namespace)} is not a namespace name (a DNS-1123 label, at most 63 characters).`;
   }

@@ -1,3 +1,4 @@
+import { posix } from 'path';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IPodSecurityContext } from 'kubernetes-models/v1/PodSecurityContext';
@@ -349,11 +350,13 @@ function serverEnv(plan: PodPlan, configPath: string | undefined): IEnvVar[] {
   // ogx's own directory is left at its default, `~/.ogx`: with OGX_CONFIG_DIR unset, ogx moves a
   // `~/.llama` it finds there on the volume of a llama-stack server to `~/.ogx` at start
   // (`ogx/core/utils/config_dirs.py` migrate_legacy_config_dir), which carries the state over.
+  // The mount path as the mount has it: Kubernetes would expand a `$(NAME)` of the path in an env value.
+  const storageDir = literalEnvValue(plan.storageMountPath);
   const defaults: IEnvVar[] = [
     { name: names.port, value: String(plan.port) },
-    { name: 'HOME', value: plan.storageMountPath },
-    ...(plan.release.project === 'llama-stack' ? [{ name: names.configDir, value: plan.storageMountPath }] : []),
-    { name: 'HF_HOME', value: plan.storageMountPath },
+    { name: 'HOME', value: storageDir },
+    ...(plan.release.project === 'llama-stack' ? [{ name: names.configDir, value: storageDir }] : []),
+    { name: 'HF_HOME', value: storageDir },
     ...(plan.workers !== undefined ? [workersEnv(plan.release, plan.workers)] : []),
     // One worker with metrics, as the OGX operator pins it: a config's server.workers would start more,
     // and the second worker's metrics endpoint finds the port taken and stops the server.
@@ -366,7 +369,7 @@ function serverEnv(plan: PodPlan, configPath: string | undefined): IEnvVar[] {
     ] : []),
     // The generated storage section keeps its SQLite files in ${SQLITE_STORE_DIR:=/.ogx}, the operator's
     // mount path: on the storage volume wherever it is mounted.
-    ...(plan.generatesStorage && plan.storageMountPath !== GENERATED_SQLITE_DIR ? [{ name: 'SQLITE_STORE_DIR', value: plan.storageMountPath }] : []),
+    ...(plan.generatesStorage && plan.storageMountPath !== GENERATED_SQLITE_DIR ? [{ name: 'SQLITE_STORE_DIR', value: storageDir }] : []),
     // The operator's variable: OpenSSL, and so Python's ssl and httpx, read the trust store from it.
     ...(plan.caBundle ? [{ name: 'SSL_CERT_FILE', value: caBundleFile(plan.caBundle) }] : []),
   ];
@@ -588,27 +591,37 @@ export function checkUserVolumes(plan: PodPlan, podVolumes: readonly IVolume[], 
     names.add(v.name);
   });
   const mounts = server.volumeMounts ?? [];
-  // The construct's own mounts: only the storage's path is the user's to choose.
+  // The construct's own mounts: only the storage's path is the user's to choose. Paths are compared as the
+  // container runtime mounts them: `/opt//a/` and `/x/../opt/a` are `/opt/a`.
   const paths = new Set<string>();
   for (const m of mounts.slice(0, mounts.length - plan.extraVolumeMounts.length)) {
-    if (paths.has(m.mountPath) && m.name === VOLUMES.storage) {
+    if (paths.has(mountPoint(m.mountPath)) && m.name === VOLUMES.storage) {
       problems.add('storage.mountPath', `'${m.mountPath}' is where the server container mounts ${mountedThere(mounts, m.mountPath)} already: choose another path.`);
     }
-    paths.add(m.mountPath);
+    paths.add(mountPoint(m.mountPath));
   }
   plan.extraVolumeMounts.forEach((m, i) => {
     if (!names.has(m.name)) {
       problems.add(`volumeMounts[${i}].name`, `'${m.name}' is not a volume of the pod: add it to volumes, or mount one of ${[...names].join(', ')}.`);
     }
-    if (paths.has(m.mountPath)) {
-      problems.add(`volumeMounts[${i}].mountPath`, `'${m.mountPath}' is already mounted in the server container: choose another path.`);
+    if (paths.has(mountPoint(m.mountPath))) {
+      problems.add(`volumeMounts[${i}].mountPath`, `'${m.mountPath}' is where the server container mounts ${mountedThere(mounts, m.mountPath)} already: choose another path.`);
     }
-    paths.add(m.mountPath);
+    paths.add(mountPoint(m.mountPath));
+    // validateLocalDescendingPath (pkg/apis/core/validation/validation.go): within the volume.
+    if (m.subPath !== undefined && (m.subPath.startsWith('/') || m.subPath.split('/').includes('..'))) {
+      problems.add(`volumeMounts[${i}].subPath`, `'${m.subPath}' must be a relative path within the volume, without '..' (the API server refuses it): give a path such as 'data/x'.`);
+    }
   });
 }
 
-/** What the first mount at `path` holds, for a message. */
+/** Where a mount path mounts: normalised, without a trailing slash. */
+function mountPoint(path: string): string {
+  return posix.normalize(path).replace(/(.)\/$/, '$1');
+}
+
+/** What the first mount at the mount point of `path` holds, for a message. */
 function mountedThere(mounts: readonly IVolumeMount[], path: string): string {
-  const name = mounts.find((m) => m.mountPath === path)!.name;
+  const name = mounts.find((m) => mountPoint(m.mountPath) === mountPoint(path))!.name;
   return name === VOLUMES.userConfig || name === VOLUMES.mergedConfig ? 'the config' : `the volume ${name}`;
 }

@@ -706,6 +706,12 @@ describe('kube-inference render: hostile objects passed through', () => {
     ['a name with a path in it', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ../../etc/x}\n', 'metadata.name "../../etc/x" is not a name the API server takes'],
     ['a name of ..', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ..}\n', 'metadata.name ".." is not a name the API server takes'],
     ['a namespace with a path in it', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: ../b}\n', 'metadata.namespace "../b" is not a namespace name'],
+    ['a built-in kind\'s name in upper case', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: Upper}\n',
+      'metadata.name "Upper" is not a name the API server takes for a ConfigMap: a lowercase RFC 1123 subdomain must consist of'],
+    ['a Role name with a newline', 'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: "a\\nb"}\n',
+      'metadata.name "a\\nb" holds control characters, which no file written with -o may carry in its name: rename the object.'],
+    ['a custom resource name with an escape sequence', 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: "a\\u001b[2J"}\n',
+      'metadata.name "a\\u001b[2J" holds control characters'],
   ])('%s is refused, and nothing is written', async (_, stdin, message) => {
     const dir = tmp();
     const r = await cli(['render', '-', '-o', join(dir, 'out')], { stdin });

@@ -646,3 +646,12 @@ describe('LlamaStackWithProviders: a user ConfigMap the app defines is checked f
     expect(warningsOf(build({ 'config.yaml': 'version: 2\n' }))).toEqual([]);
   });
 });
+
+describe('the storage mount path in the server\'s environment', () => {
+  test('reaches HOME as the mount has it: Kubernetes does not expand a $(NAME) of it', () => {
+    const server = podSpec(render({ distribution: { name: 'starter' }, serverVersion: '0.7', storage: { size: '1Gi', mountPath: '/data/$(HOME)' } })).containers[0];
+    expect(server.volumeMounts).toContainEqual({ name: 'llama-storage', mountPath: '/data/$(HOME)' });
+    const env = Object.fromEntries(server.env.map((e: any) => [e.name, e.value]));
+    expect([env.HOME, env.LLAMA_STACK_CONFIG_DIR, env.HF_HOME]).toEqual(['/data/$$(HOME)', '/data/$$(HOME)', '/data/$$(HOME)']);
+  });
+});

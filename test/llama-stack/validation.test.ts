@@ -203,9 +203,28 @@ describe('validation at synth time', () => {
     expect(message).toContain("volumes[0].name: 'init-scripts' is already a volume of the pod (the construct's own)");
     expect(message).toContain("volumes[2].name: 'certs' is already a volume of the pod: give it another name.");
     expect(message).toContain("volumeMounts[0].name: 'missing' is not a volume of the pod");
-    expect(message).toContain("volumeMounts[1].mountPath: '/opt/llama-stack/external-providers' is already mounted in the server container");
+    expect(message).toContain("volumeMounts[1].mountPath: '/opt/llama-stack/external-providers' is where the server container mounts the volume external-providers already");
     // THREE_PROVIDERS has no user config: the merged one is mounted, not user-config.
     expect(message).toContain("volumeMounts[2].name: 'user-config' is not a volume of the pod");
+  });
+
+  test('mount paths compare as the runtime mounts them; a subPath stays within its volume', () => {
+    const message = errorOf({
+      ...THREE_PROVIDERS,
+      volumes: [{ name: 'certs', emptyDir: {} }],
+      volumeMounts: [
+        { name: 'certs', mountPath: '/opt//llama-stack/external-providers/' },
+        { name: 'certs', mountPath: '/data/../.llama' },
+        { name: 'certs', mountPath: '/a', subPath: '../x' },
+        { name: 'certs', mountPath: '/b', subPath: '/etc' },
+      ],
+    });
+    expect(message).toContain("volumeMounts[0].mountPath: '/opt//llama-stack/external-providers/' is where the server container mounts the volume external-providers already");
+    expect(message).toContain("volumeMounts[1].mountPath: '/data/../.llama' is where the server container mounts the volume llama-storage already");
+    expect(message).toContain("volumeMounts[2].subPath: '../x' must be a relative path within the volume, without '..' (the API server refuses it)");
+    expect(message).toContain("volumeMounts[3].subPath: '/etc' must be a relative path within the volume");
+    expect(errorOf({ ...THREE_PROVIDERS, storage: { mountPath: '/data/../opt//llama-stack/config/' } }))
+      .toContain("storage.mountPath: '/data/../opt//llama-stack/config/' is where the server container mounts the config already");
   });
 
   test('network: namespaces are namespace names or *, labels are label keys, an IngressClass needs expose', () => {
