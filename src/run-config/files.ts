@@ -239,14 +239,14 @@ function syncDirectory(dir: string): void {
   }
 }
 
-/** `ENOENT` and friends in words. */
-export function describeFsError(e: unknown): string {
+/** `ENOENT` and friends in words; `readFix` ends what is said of a file to read that is not a regular file (none: nothing). */
+export function describeFsError(e: unknown, readFix = 'give a file, or \'-\' to read standard input'): string {
   if (e instanceof InputTooLargeError) {
     return `${e.path} is larger than the limit of ${e.limit} bytes (${e.limit / 1024} KiB); it was not read further.`;
   }
   if (e instanceof NotARegularFileError) {
     return e.action === 'read'
-      ? `${e.path} is ${e.kind}, not a regular file: give a file, or '-' to read standard input.`
+      ? `${e.path} is ${e.kind}, not a regular file${readFix ? `: ${readFix}` : ''}.`
       : `${e.path} is ${e.kind}, where a file must be written: move it away or choose another output directory. Nothing was written.`;
   }
   const err = e as NodeJS.ErrnoException;

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { CRD_CONFIG_FILE, CrdProviderConfig, parseCrdConfig } from './crd-config';
 import { IssueCollector, RunConfigError } from './errors';
 import { ResolvedExternalProvider } from './external-providers';
-import { describeFsError, readTextCapped } from './files';
+import { describeFsError, readRegularFileCapped } from './files';
 import { parseProviderMetadata, PROVIDER_METADATA_FILE } from './provider-metadata';
 import { CONFIG_LIMITS, METADATA_LIMITS } from './safe-yaml';
 
@@ -101,14 +101,15 @@ function readProvider(metadataDir: string, name: string): { settings: CrdProvide
 
 function readProviderFile(file: string, maxBytes: number, providerId: string, image: string | undefined, resolution: string): string {
   try {
-    return readTextCapped(file, maxBytes);
+    // Only a regular file: a FIFO or a device the image put there would block the merge or never end.
+    return readRegularFileCapped(file, maxBytes);
   } catch (e) {
     throw new RunConfigError([{
       title: `Cannot read ${path.basename(file)} of provider '${providerId}'`,
       providerId,
       image,
       source: file,
-      details: [describeFsError(e)],
+      details: [describeFsError(e, '')],
       resolution,
     }]);
   }

@@ -192,6 +192,13 @@ function parseDocuments(
     if (doc.errors.length > 0) {
       fail(doc.errors.slice(0, 5).map((e) => `${which}YAML parse error at ${at(e.pos[0])}: ${describeYamlError(e.message, limits)}`));
     }
+    // A tag no reader here resolves (`!!python/object:…`, `!custom`) would be dropped silently, its value
+    // kept without it; PyYAML's safe_load refuses such tags.
+    const unresolved = doc.warnings.filter((w) => w.code === 'TAG_RESOLVE_FAILED');
+    if (unresolved.length > 0) {
+      fail(unresolved.slice(0, 5).map((w) => `${which}The tag ${shortTag(w.message)} at ${at(w.pos[0])} is not a YAML type that can be read here (strings, numbers, `
+        + 'booleans, null, mappings and lists): remove it.'));
+    }
     const problem = checkStructure(doc.contents, limits.maxDepth);
     if (problem) {
       fail([`${which}${problem.message} (at ${at(problem.offset)}).`]);
@@ -208,6 +215,12 @@ function parseDocuments(
     }
   });
   return parsed;
+}
+
+/** The tag a TAG_RESOLVE_FAILED warning names, as written (`!!python/object:os.system`, `!custom`). */
+function shortTag(message: string): string {
+  const tag = /^Unresolved tag: (\S+)/.exec(message)?.[1] ?? 'given';
+  return tag.startsWith('tag:yaml.org,2002:') ? `!!${tag.slice('tag:yaml.org,2002:'.length)}` : tag;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
@@ -315,6 +316,18 @@ describe('kube-inference merge-config: failures exit 1, say who, what and how to
     });
     expect(err).toContain("ERROR: Cannot read crd-config.yaml of provider 'custom-vllm'");
     expect(err).toContain("Provider 'custom-vllm' (image: unknown)");
+  });
+
+  test('a provider\'s metadata file that is a FIFO or a device: named, never waited on', async () => {
+    for (const [file, make] of [['crd-config.yaml', (f: string) => expect(spawnSync('mkfifo', [f]).status).toBe(0)], ['lls-provider-spec.yaml', (f: string) => fs.symlinkSync('/dev/zero', f)]] as const) {
+      const err = await failure((pod) => {
+        writeMetadataDir(pod.metadata, [provider('p', { image: 'quay.io/acme/p:1' })]);
+        fs.rmSync(path.join(pod.metadata, 'p', file));
+        make(path.join(pod.metadata, 'p', file));
+      });
+      expect(err).toContain(`ERROR: Cannot read ${file} of provider 'p'`);
+      expect(err).toMatch(new RegExp(`${file} is a (FIFO \\(named pipe\\)|device), not a regular file\\.\n`));
+    }
   });
 
   test('invalid YAML in a provider\'s metadata, with line and column', async () => {

@@ -136,6 +136,14 @@ describeWhen('the reader agrees with real PyYAML', pyyamlSupport(), 'python3 wit
     }
   });
 
+  test('tags PyYAML\'s safe_load cannot construct are refused by our reader too, never dropped', () => {
+    const texts = ['x: !!python/object:os.system {}\n', 'x: !!python/name:os.system\n', 'x: !custom 5\n'];
+    for (const [i, read] of pythonLoad(texts).entries()) {
+      expect(read.error).toMatch(/^ConstructorError/);
+      expect(() => parseUntrustedYaml(texts[i], CONFIG_LIMITS, { source: 'test', resolution: '' })).toThrow('is not a YAML type that can be read here');
+    }
+  });
+
   test('the strings that tell the readers apart are among them', () => {
     expect(PLAIN_HOSTILE_STRINGS).toEqual(expect.arrayContaining(['y', 'n', '1e-7', '1e5', '.', '09', '-0', '0:30', '=', '2024-1-1']));
   });

@@ -18,6 +18,14 @@ describe('parseUntrustedYaml', () => {
     expect(parsed.value).toEqual({ a: true, b: true, base: { x: 1 }, c: { x: 1, z: 2 } });
   });
 
+  test('a tag no reader here resolves is refused, not dropped: PyYAML\'s safe_load refuses it too', () => {
+    expect(fails('x: !!python/object:os.system {}\n', CONFIG_LIMITS))
+      .toContain('The tag !!python/object:os.system at line 1, column 4 is not a YAML type that can be read here (strings, numbers, booleans, null, mappings and lists): remove it.');
+    expect(fails('a:\n  z: !custom 5\n')).toContain('The tag !custom at line 2, column 6 is not a YAML type');
+    // The types the readers share stay.
+    expect(parseUntrustedYaml('a: !!str 5\nb: !!int "7"\n', CONFIG_LIMITS, where).value).toEqual({ a: '5', b: 7 });
+  });
+
   test('an empty or comment-only document is null', () => {
     expect(parseUntrustedYaml('', CONFIG_LIMITS, where).value).toBeNull();
     expect(parseUntrustedYaml('# only a comment\n', CONFIG_LIMITS, where).value).toBeNull();
