@@ -240,7 +240,6 @@ function checkKubeconfigFile(file: string): void {
   }
 }
 
-
 /**
  * @kubernetes/client-node, an ES module loaded only for --server (Node ≥ 20.19 requires it
  * synchronously). It is an optional peer dependency, which the project installs when it asks the

@@ -1,6 +1,7 @@
 import { fstatSync, writeSync } from 'fs';
 import { parseArgs, ParseArgsConfig } from 'util';
 import { readTextCapped } from '../run-config/files';
+import { unicodeEscape } from '../run-config/scalars';
 import { closest } from '../suggest';
 
 /** What a CLI command may touch of the outside world; tests pass their own. */
@@ -31,7 +32,7 @@ const TERMINAL_CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\
  * shown, never obeyed. The escape is JSON's too, so JSON output stays valid JSON.
  */
 export function terminalSafe(text: string): string {
-  return text.replace(TERMINAL_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(TERMINAL_CONTROLS, unicodeEscape);
 }
 
 /** A subcommand of `kube-inference`: takes its own arguments and returns the exit code. */

@@ -64,12 +64,11 @@ const IMPLICIT_TYPES: ReadonlySet<string> = new Set(['tag:yaml.org,2002:bool', '
  * take PyYAML's pattern, and a plain `=` is an error (PyYAML cannot load it either).
  */
 export function asPyYamlReads(tags: Tags): Tags {
-  const like = (name: string, predicate?: (t: ScalarTag) => boolean): ScalarTag => scalarTag(tags, name, predicate);
-  const trueTag = like('tag:yaml.org,2002:bool', (t) => t.test?.test('true') === true);
-  const falseTag = like('tag:yaml.org,2002:bool', (t) => t.test?.test('false') === true);
-  const intTag = like('tag:yaml.org,2002:int', (t) => t.format === undefined);
-  const floatTag = like('tag:yaml.org,2002:float', (t) => t.format === undefined);
-  const timestampTag = like('tag:yaml.org,2002:timestamp');
+  const trueTag = scalarTag(tags, 'tag:yaml.org,2002:bool', (t) => t.test?.test('true') === true);
+  const falseTag = scalarTag(tags, 'tag:yaml.org,2002:bool', (t) => t.test?.test('false') === true);
+  const intTag = scalarTag(tags, 'tag:yaml.org,2002:int', (t) => t.format === undefined);
+  const floatTag = scalarTag(tags, 'tag:yaml.org,2002:float', (t) => t.format === undefined);
+  const timestampTag = scalarTag(tags, 'tag:yaml.org,2002:timestamp');
   const pyTags: ScalarTag[] = [
     { ...trueTag, test: PY_TRUE },
     { ...falseTag, test: PY_FALSE },

@@ -79,7 +79,17 @@ const ESCAPE_BEYOND_JSON = /[\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-
  * escaped too (`JSON.stringify` does so).
  */
 export function quoteString(text: string): string {
-  return JSON.stringify(text).replace(ESCAPE_BEYOND_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapeBeyondJson(JSON.stringify(text));
+}
+
+/** JSON text with {@link ESCAPE_BEYOND_JSON} escaped too: valid JSON, and YAML that every reader reads alike. */
+export function escapeBeyondJson(json: string): string {
+  return json.replace(ESCAPE_BEYOND_JSON, unicodeEscape);
+}
+
+/** A UTF-16 code unit as the escape `\\uXXXX` of JSON and of YAML's double-quoted style. */
+export function unicodeEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /**

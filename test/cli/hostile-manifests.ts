@@ -1,3 +1,4 @@
+import { escapeBeyondJson } from '../../src/run-config/scalars';
 import { HOSTILE_STRINGS } from '../run-config/hostile-values';
 
 /** The hostile strings that are ConfigMap data keys (the API server's `[-._a-zA-Z0-9]+`, at most 253, not `.`/`..`). */
@@ -18,6 +19,5 @@ export function hostileConfigMap(name: string, values: readonly string[], keys: 
  * raw and the input reader refuses raw (NEL, LINE and PARAGRAPH SEPARATOR, C1 controls) escaped.
  */
 export function asInput(objects: readonly unknown[]): string {
-  return objects.map((o) => JSON.stringify(o).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)).join('\n---\n');
+  return objects.map((o) => escapeBeyondJson(JSON.stringify(o))).join('\n---\n');
 }
