@@ -35,6 +35,14 @@ const implicitPatterns = (tags: Tags): RegExp[] => tags
 /** The merge key of goyaml.v2 and PyYAML (the library's merge tag is not a default one: its pattern is not among the schema's). */
 const MERGE_KEY = /^<<$/;
 
+/**
+ * What every text some reader above resolves starts with (or the empty text, a null): a sign, a dot, a digit,
+ * `~`, `<` (the merge key), `=` (PyYAML's value), and the first letters of the booleans and nulls (y, n, t, f,
+ * o) and of the library's YAML 1.1 floats, whose exponent pattern takes `e5`. Most strings of a manifest
+ * start otherwise and skip the patterns (test/cli/yaml-output.test.ts holds the set against them).
+ */
+const MAY_RESOLVE = /^(?:$|[-+.0-9~<=eEyYnNtTfFoO])/;
+
 let readerPatterns: RegExp[] | undefined;
 
 /**
@@ -42,7 +50,7 @@ let readerPatterns: RegExp[] | undefined;
  * resolves `text`, written plain, to anything but a string. The library's writer leaves some of what its
  * own reader resolves plain: `.` (NaN), `0:30` (30), `2024-1-2` (a date).
  */
-function someReaderResolves(text: string): boolean {
+export function someReaderResolves(text: string): boolean {
   if (readerPatterns === undefined) {
     const yaml11 = new Document(null, { version: '1.1' }).schema.tags;
     readerPatterns = [
@@ -58,7 +66,7 @@ function someReaderResolves(text: string): boolean {
 
 /** Whether `text` must be double-quoted (and escaped) so that every reader above reads it as written. */
 export function mustQuote(text: string): boolean {
-  return SPECIAL_CHARACTERS.test(text) || someReaderResolves(text);
+  return SPECIAL_CHARACTERS.test(text) || (MAY_RESOLVE.test(text) && someReaderResolves(text));
 }
 
 /**

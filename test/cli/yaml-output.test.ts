@@ -4,7 +4,7 @@ import { Yaml } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { asInput, CONFIG_KEY_STRINGS, hostileConfigMap } from './hostile-manifests';
 import { cli } from './run';
-import { mustQuote, stringifyYaml } from '../../src/cli/yaml-output';
+import { mustQuote, someReaderResolves, stringifyYaml } from '../../src/cli/yaml-output';
 import { HOSTILE_STRINGS } from '../run-config/hostile-values';
 import { pythonDifference, pythonLoad, pyyamlSupport } from '../run-config/pyyaml';
 import { describeWhen } from '../sandbox/host';
@@ -45,6 +45,20 @@ describe('render writes manifests every YAML reader reads alike', () => {
     for (const s of ['-c', '--port=8000', '0.1.0', '8000m', '1.29-release', '2024-release', 'a b', 'nbsp\u00a0']) {
       expect({ s, quoted: mustQuote(s) }).toEqual({ s, quoted: false });
     }
+  });
+
+  test('the first-character filter drops no text a reader resolves', () => {
+    // Every text of up to two printable ASCII characters, three of the characters numbers, dates and words
+    // are made of, the hostile strings, and the readers' words in every case.
+    const printable = Array.from({ length: 95 }, (_, i) => String.fromCharCode(0x20 + i));
+    const numeric = [...'0123456789+-._:eExXoObBiInNfFaAtTzZ '];
+    const words = ['yes', 'no', 'on', 'off', 'true', 'false', 'null', 'y', 'n', '.inf', '.nan', '~', '<<', '=', 'e5', 'E+5', '0e5'];
+    const texts = new Set<string>(['', ...HOSTILE_STRINGS, ...words.flatMap((w) => [w, w.toUpperCase(), w[0].toUpperCase() + w.slice(1)])]);
+    for (const a of printable) for (const b of ['', ...printable]) texts.add(a + b);
+    for (const a of numeric) for (const b of numeric) for (const c of numeric) texts.add(a + b + c);
+    const resolved = [...texts].filter(someReaderResolves);
+    expect(resolved.length).toBeGreaterThan(100);
+    expect(resolved.filter((t) => !mustQuote(t))).toEqual([]);
   });
 
   test('the yaml library reads back every hostile string, as YAML 1.1 and as YAML 1.2', () => {
