@@ -125,6 +125,7 @@ export function validateProps(
   validateServer(props, problems);
   // The shapes are right: each reference is a name or a named object.
   checkReferencesNamespace(referencesOf(props), namespace, problems);
+  checkRouteHost(props, name, namespace, problems);
   const env = givenEnv(props);
   checkServerEnv(env, problems);
   const userConfigText = validateUserConfig(props, problems);
@@ -388,6 +389,22 @@ function validateServer(props: LlamaStackWithProvidersProps, problems: ProblemCo
   }
   if ((security.restricted ?? true) && security.runAsUser === 0) {
     problems.add('podSecurity.runAsUser', 'runAsUser 0 (root) contradicts the restricted profile: use a non-zero uid, or set podSecurity.restricted to false.');
+  }
+}
+
+/**
+ * The OpenShift router names a Route without a host `<route name>-<namespace>.<its domain>`, and the API
+ * server refuses the Route when that first label is over 63 characters ("spec.host: Invalid value: …: must
+ * be no more than 63 characters"; openshift/api issue 2179, openshift/origin issue 24553). Known only with
+ * the namespace.
+ */
+function checkRouteHost(props: LlamaStackWithProvidersProps, name: string, namespace: string | undefined, problems: ProblemCollector): void {
+  if (!props.network?.expose || props.network.exposeAs !== 'Route' || namespace === undefined) return;
+  const label = `${name}-route-${namespace}`;
+  if (label.length > 63) {
+    problems.add('network.exposeAs', `the OpenShift router would give the Route '${name}-route' the host '${label}.<router domain>', whose first `
+      + `label is ${label.length} characters; the API server refuses one over 63. Shorten the name and the namespace together by `
+      + `${label.length - 63} ${label.length - 63 === 1 ? 'character' : 'characters'}, or expose as an Ingress.`);
   }
 }
 

@@ -36,8 +36,10 @@ export interface ProviderServiceAddressSpec {
 const CONFIG_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,127}$/;
 /** A URL path: from `/`, printable, no spaces, no query or fragment (the adapter appends its own routes). */
 const PATH_PATTERN = /^\/[!$&'()*+,\-./0-9:;=@A-Z_a-z~%]{0,255}$/;
+/** A TCP port, 1 to 65535, in digits without a leading zero. */
+const PORT = '(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
 /** `http://<host>:<port>`, as the construct writes it: localhost or a Service name. */
-const BASE_PATTERN = /^http:\/\/[a-z0-9]([a-z0-9.-]{0,252}[a-z0-9])?:[0-9]{1,5}$/;
+const BASE_PATTERN = new RegExp(`^http://[a-z0-9](?:[a-z0-9.-]{0,252}[a-z0-9])?:${PORT}$`);
 
 /** What a config key must be, for messages. */
 const CONFIG_KEY_EXPECTED = 'a key of the provider\'s config: a Python identifier such as url or base_url';
@@ -123,7 +125,7 @@ export function readServiceAddress(map: PlainMap, problems: string[], unknown: s
     problems.push(`serviceAddress.mode: found ${describe(mode)}; expected 'sidecar' or 'service'.`);
   }
   const base = readString(value, 'base', 'serviceAddress.base', {
-    pattern: BASE_PATTERN, expected: 'http://<host>:<port>, as the construct writes it',
+    pattern: BASE_PATTERN, expected: 'http://<host>:<port>, as the construct writes it, with a port from 1 to 65535',
   }, problems);
   const configKey = readString(value, 'configKey', 'serviceAddress.configKey', {
     optional: true, pattern: CONFIG_KEY_PATTERN, expected: CONFIG_KEY_EXPECTED,

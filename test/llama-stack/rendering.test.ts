@@ -457,6 +457,18 @@ describe('network', () => {
     expect(warned({ expose: true })).toEqual([]);
   });
 
+  test('a Route whose generated host label would be over 63 characters is refused when the namespace is known', () => {
+    const route = { expose: true, exposeAs: 'Route' as const };
+    const namespace = 'n'.repeat(63 - 'stack-route-'.length);
+    expect(find(render({ distribution: { name: 'starter' }, namespace, network: route }), 'Route').metadata.name).toBe('stack-route');
+    expect(errorOf({ distribution: { name: 'starter' }, namespace: `${namespace}x`, network: route })).toContain(
+      `network.exposeAs: the OpenShift router would give the Route 'stack-route' the host 'stack-route-${namespace}x.<router domain>', whose first `
+      + 'label is 64 characters; the API server refuses one over 63. Shorten the name and the namespace together by 1 character, or expose as an Ingress.');
+    // Unknown namespace: nothing to check. An Ingress has no generated host.
+    expect(find(render({ distribution: { name: 'starter' }, network: route }), 'Route').metadata.name).toBe('stack-route');
+    expect(find(render({ distribution: { name: 'starter' }, namespace: `${namespace}x`, network: { expose: true } }), 'Ingress')).toBeDefined();
+  });
+
   test('allowedFrom renders a NetworkPolicy admitting the own namespace, the namespaces and label keys given, and OpenShift\'s router', () => {
     const manifests = render({ distribution: { name: 'starter' }, network: { allowedFrom: { namespaces: ['web'], labels: ['example.com/llama-clients'] } } });
     const policy = find(manifests, 'NetworkPolicy');

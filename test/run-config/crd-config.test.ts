@@ -36,6 +36,9 @@ describe('parseCrdConfig', () => {
     expect(parseCrdConfig(text({ ...valid, serviceAddress }), SOURCE).serviceAddress).toEqual(serviceAddress);
     const service = { mode: 'service', base: 'http://stack-vectors:8080' };
     expect(parseCrdConfig(text({ ...valid, serviceAddress: { ...service, tls: true } }), SOURCE)).toMatchObject({ serviceAddress: service, unknownFields: ['serviceAddress.tls'] });
+    for (const base of ['http://a:1', 'http://a:65535', 'http://a:9999']) {
+      expect(parseCrdConfig(text({ ...valid, serviceAddress: { mode: 'service', base } }), SOURCE).serviceAddress).toEqual({ mode: 'service', base });
+    }
   });
 
   test('keeps unknown fields aside', () => {
@@ -57,6 +60,8 @@ describe('parseCrdConfig', () => {
     ['service address that is text', { ...valid, serviceAddress: 'http://localhost:1' }, "serviceAddress: found 'http://localhost:1'; expected a mapping with mode and base."],
     ['service address of no mode', { ...valid, serviceAddress: { mode: 'pod', base: 'http://a:1' } }, "serviceAddress.mode: found 'pod'; expected 'sidecar' or 'service'."],
     ['service address of another form', { ...valid, serviceAddress: { mode: 'sidecar', base: 'http://a:1/x' } }, "serviceAddress.base: found 'http://a:1/x'; expected http://<host>:<port>"],
+    ['service address beyond the ports', { ...valid, serviceAddress: { mode: 'service', base: 'http://a:99999' } }, "serviceAddress.base: found 'http://a:99999'; expected"],
+    ['service address of port 0', { ...valid, serviceAddress: { mode: 'service', base: 'http://a:0' } }, 'with a port from 1 to 65535'],
     ['service address key with a newline', { ...valid, serviceAddress: { mode: 'sidecar', base: 'http://a:1', configKey: 'u\nrl' } }, 'serviceAddress.configKey: found \'u\\nrl\''],
   ])('rejects %s', (_name, value, expected) => {
     const message = runConfigError(() => parseCrdConfig(text(value), SOURCE)).message;
