@@ -10,6 +10,7 @@ import { homedir } from 'os';
 import { delimiter, join } from 'path';
 import type * as ClientNode from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import { apiGroupOf, isRecord } from '../checks';
+import { runExecPlugin } from './exec-credential';
 import { fileKind } from '../run-config/files';
 
 /** Where to find the cluster. */
@@ -142,23 +143,35 @@ export class ClusterDryRun {
 
   /**
    * What the kubeconfig's user adds to a request (client certificate, CA, token), asked once per run: an
-   * exec credential plugin runs once, as client-go runs it once per process, and is told what client-go
-   * tells it in KUBERNETES_EXEC_INFO (an ExecCredential: not interactive, and the cluster when the
-   * kubeconfig sets provideClusterInfo).
+   * exec credential plugin runs once, as client-go runs it once per process, bounded (exec-credential.ts),
+   * and is told what client-go tells it in KUBERNETES_EXEC_INFO (an ExecCredential: not interactive, and
+   * the cluster when the kubeconfig sets provideClusterInfo).
    */
   private authentication(): Promise<https.RequestOptions> {
     this.authenticated ??= (async () => {
       const options: https.RequestOptions = { headers: {} };
-      const exec = this.config.getCurrentUser()?.exec;
-      const before = process.env.KUBERNETES_EXEC_INFO;
       try {
-        if (isRecord(exec)) process.env.KUBERNETES_EXEC_INFO = JSON.stringify(this.execInfo(exec));
-        await this.config.applyToHTTPSOptions(options);
+        const user = this.config.getCurrentUser();
+        const exec = user?.exec;
+        if (!user || !isRecord(exec)) {
+          await this.config.applyToHTTPSOptions(options);
+          return options;
+        }
+        const credential = await runExecPlugin(exec, this.execInfo(exec), { timeoutMs: TIMEOUT_MS, maxBytes: MAX_KUBECONFIG_BYTES });
+        // The cluster's CA and TLS settings, and the user's other fields, from the same kubeconfig without the plugin.
+        const withoutExec = new (clientNode().KubeConfig)();
+        withoutExec.loadFromOptions({
+          clusters: this.config.clusters,
+          contexts: this.config.contexts,
+          currentContext: this.config.currentContext,
+          users: this.config.users.map((u) => (u === user ? { ...u, exec: undefined } : u)),
+        });
+        await withoutExec.applyToHTTPSOptions(options);
+        if (credential.clientCertificateData !== undefined) options.cert = credential.clientCertificateData;
+        if (credential.clientKeyData !== undefined) options.key = credential.clientKeyData;
+        if (credential.token !== undefined) options.headers = { ...options.headers, Authorization: `Bearer ${credential.token}` };
       } catch (e) {
         throw new ClusterUnreachableError(`cannot authenticate to ${this.server}: ${(e as Error).message}`);
-      } finally {
-        if (before === undefined) delete process.env.KUBERNETES_EXEC_INFO;
-        else process.env.KUBERNETES_EXEC_INFO = before;
       }
       return options;
     })();

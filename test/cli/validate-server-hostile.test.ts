@@ -5,7 +5,7 @@
  * on stderr, exit 1, within the bounds the command names, and nothing from outside reaches the terminal raw.
  */
 import { spawn, spawnSync } from 'child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'http';
 import { AddressInfo } from 'net';
 import { tmpdir } from 'os';
@@ -114,6 +114,49 @@ describe('validate --server against a hostile cluster', () => {
       expect(r.code).toBe(1);
     }
     expect(requests).toEqual([]);
+  });
+
+  describe('an exec credential plugin', () => {
+    /** A kubeconfig whose user runs `script` with node as its exec credential plugin. */
+    const withPlugin = (script: string, apiVersion = 'client.authentication.k8s.io/v1'): string => {
+      const plugin = join(dir, 'plugin.js');
+      writeFileSync(plugin, script);
+      const config = JSON.parse(readFileSync(kubeconfig, 'utf8'));
+      const file = join(dir, 'exec-kubeconfig.json');
+      writeFileSync(file, JSON.stringify({ ...config, users: [{ name: 'u', user: { exec: { apiVersion, command: process.execPath, args: [plugin] } } }] }));
+      return file;
+    };
+    const CREDENTIAL = 'console.log(JSON.stringify({ apiVersion: "client.authentication.k8s.io/v1", kind: "ExecCredential", status: { token: "t" } }));';
+
+    test('gives the token of its ExecCredential', async () => {
+      const tokens: Array<string | undefined> = [];
+      answer = serving((req, res) => {
+        tokens.push(req.headers.authorization);
+        res.end('{}');
+      });
+      expect(await validate(['--kubeconfig', withPlugin(CREDENTIAL)])).toMatchObject({ code: 0 });
+      expect(tokens).toEqual(['Bearer t']);
+    });
+
+    test('that never ends is killed after 30 s', async () => {
+      const r = await validate(['--kubeconfig', withPlugin('setInterval(() => {}, 1000);')]);
+      expect(r).toEqual({ code: 1, stderr: expect.stringMatching(/^error: cannot authenticate to http:\/\/127\.0\.0\.1:\d+: the exec credential plugin ".*" did not finish within 30 s\n$/) });
+    });
+
+    test('that writes without end is killed past 4 MiB', async () => {
+      const r = await validate(['--kubeconfig', withPlugin('const b = "x".repeat(65536); (function w() { process.stdout.write(b, w); })();')]);
+      expect(r).toEqual({ code: 1, stderr: expect.stringMatching(/: the exec credential plugin ".*" wrote more than 4 MiB\n$/) });
+    });
+
+    test('that fails: its words, escaped; another apiVersion or no credential: named', async () => {
+      const failed = await validate(['--kubeconfig', withPlugin(`process.stderr.write(${JSON.stringify(HOSTILE_TEXT)}); process.exit(3);`)]);
+      expect(failed.stderr).toContain('failed (exit 3): \\u001b[2J\\u001b]52;c;ZXZpbA==\\u0007\\u000dreordered: \\u202egnp.exe\n');
+      expect(failed.code).toBe(1);
+      const other = await validate(['--kubeconfig', withPlugin(CREDENTIAL, 'client.authentication.k8s.io/v1beta1')]);
+      expect(other.stderr).toMatch(/is configured to use API version client\.authentication\.k8s\.io\/v1beta1, but wrote version client\.authentication\.k8s\.io\/v1\n$/);
+      const none = await validate(['--kubeconfig', withPlugin(CREDENTIAL.replace('token: "t"', ''))]);
+      expect(none.stderr).toMatch(/gave neither a token nor a client certificate and key\n$/);
+    });
   });
 
   test('a kubeconfig that is a FIFO or a device: named, and never read', async () => {
