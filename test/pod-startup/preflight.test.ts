@@ -20,6 +20,8 @@ interface FakeDist {
   readonly version?: string;
   readonly files: Record<string, string | Buffer>;
   readonly tags?: string[];
+  /** The text of its dist-info's entry_points.txt. */
+  readonly entryPoints?: string;
 }
 
 /** A shared directory as the install containers leave it, built without pip (so any wheel tag can be faked). */
@@ -47,6 +49,7 @@ class Shared {
     fs.writeFileSync(path.join(this.packages, info, 'METADATA'), `Metadata-Version: 2.1\nName: ${dist.name}\nVersion: ${version}\n`);
     fs.writeFileSync(path.join(this.packages, info, 'WHEEL'), `Wheel-Version: 1.0\nRoot-Is-Purelib: true\n${(dist.tags ?? ['py3-none-any']).map((t) => `Tag: ${t}\n`).join('')}`);
     fs.writeFileSync(path.join(this.packages, info, 'RECORD'), [...record, `${info}/RECORD,,`].join('\n') + '\n');
+    if (dist.entryPoints !== undefined) fs.writeFileSync(path.join(this.packages, info, 'entry_points.txt'), dist.entryPoints);
     this.manifest += `${dist.name}==${version} provider=${owner} image=${image}\n`;
     fs.writeFileSync(path.join(this.dir, 'installed-packages.txt'), this.manifest);
     return this;
@@ -138,6 +141,53 @@ describe('preflight.py', () => {
       '  Match \u2713',
     ].join('\n'));
     expect(r.stdout).toContain('Preflight passed: 1 external provider(s) ready (1 warning(s)).');
+  });
+
+  test('warns, without blocking the start, of OpenTelemetry entry points in a provider\'s packages, quoting the wheel\'s text', () => {
+    const s = shared()
+      .install('otel', IMG, {
+        name: 'otel-p',
+        files: { ...providerFiles('otel_p'), 'otel_p/hooks.py': 'class Instrumentor: pass\nclass Configurator: pass\n' },
+        entryPoints: '[console_scripts]\notel-p = otel_p:main\n\n[opentelemetry_instrumentor]\nacme = otel_p.hooks:Instrumentor\n\n'
+          + '[opentelemetry_configurator]\nacme = otel_p.hooks:Configurator\n',
+      })
+      .install('otel', IMG, { name: 'otel-dep', files: { 'otel_dep/__init__.py': '' }, entryPoints: '[opentelemetry_propagator]\ntracecontext = otel_dep:\u001b[2JP\n' })
+      .install('otel', IMG, { name: 'garbled', files: { 'garbled/__init__.py': '' }, entryPoints: '[opentelemetry_instrumentor]\nno equals sign\n' })
+      .provider('otel', IMG, { packageName: 'otel_p', providerType: 'remote::otel_p', api: 'inference' });
+    const on = s.preflight({ OTEL_SERVICE_NAME: 'stack', OTEL_TRACES_EXPORTER: 'console' });
+    expect(on.stderr).toBe('');
+    expect(on.status).toBe(0);
+    expect(on.stdout).toContain([
+      'WARNING: Provider package declares OpenTelemetry entry points (non-blocking)',
+      '',
+      'Provider: otel',
+      `Image: ${IMG}`,
+      "Package: 'otel-p 1.0.0'",
+      '',
+      'Entry points:',
+      "  - group 'opentelemetry_instrumentor', name 'acme': 'otel_p.hooks:Instrumentor' (loaded at every start)",
+      "  - group 'opentelemetry_configurator', name 'acme': 'otel_p.hooks:Configurator' (loaded at every start)",
+      '',
+      'This is code of the provider image that OpenTelemetry runs inside the server process, before and outside the provider\'s own '
+        + 'import: with an OTEL_* variable set, the server starts through opentelemetry-instrument, which loads these entry points at start.',
+      'This container sets OTEL_SERVICE_NAME, OTEL_TRACES_EXPORTER: it runs at this start.',
+      '',
+      'Resolution: Set OTEL_* variables only with provider images you trust as much as the server itself; otherwise unset the server\'s '
+        + 'OTEL_* variables, or use a provider wheel without these entry points.',
+    ].join('\n'));
+    expect(on.stdout).not.toContain('console_scripts');
+    // A same-named propagator would be found before the server's own; the escape sequence is shown, not sent to the terminal.
+    expect(on.stdout).toContain("  - group 'opentelemetry_propagator', name 'tracecontext': 'otel_dep:\\x1b[2JP' (loaded when an OTEL_* "
+      + "setting or its default selects 'tracecontext', ahead of the server's own of that name)");
+    expect(on.stdout).not.toContain('\u001b');
+    expect(on.stdout).toMatch(/Package: 'garbled 1\.0\.0'\n\nEntry points:\n {2}- entry_points\.txt cannot be read here \(["']\w+: .*\): it may declare any of them\n/);
+    expect(on.stdout).toContain("Preflight: provider 'otel' (remote::otel_p, api inference) OK");
+    expect(on.stdout).toContain('Preflight passed: 1 external provider(s) ready (3 warning(s)).');
+
+    const off = s.preflight();
+    expect(off.status).toBe(0);
+    expect(off.stdout).toContain("otel_p.hooks:Instrumentor' (loaded at every start)\n");
+    expect(off.stdout).toContain('This container sets no OTEL_* variable: auto-instrumentation is off at this start.');
   });
 
   test('an Api enum in the runtime spec compares by value', () => {

@@ -16,6 +16,8 @@
 #      mismatch prints a non-blocking warning. The config entry (written from the metadata) wins: the
 #      server registers the spec under the entry's API section and provider_type
 #      (<package>/core/distribution.py get_external_providers_from_module, llama-stack 0.3.5 to ogx 1.5.0).
+# And for every distribution in the provider packages: OpenTelemetry entry points, whose code the server's
+# OpenTelemetry runs outside the provider's import, print a non-blocking warning (otel_warning).
 # Exit status 0 when every provider passed (warnings allowed), 1 otherwise; every failure names the
 # provider, its image, what failed and how to fix it.
 #
@@ -25,6 +27,7 @@
 # Standard library + PyYAML (a dependency of the server, so every distribution image has it); Python >= 3.8.
 import importlib
 import importlib.machinery
+import importlib.metadata
 import json
 import os
 import re
@@ -479,6 +482,86 @@ def check_pip_packages(p, spec):
 
 
 # ---------------------------------------------------------------------------------------------------
+# OpenTelemetry entry points
+#
+# With an OTEL_* variable set, launch-server.sh starts the server through `opentelemetry-instrument`,
+# which loads entry points of every distribution on the path (importlib.metadata, so the provider
+# packages, first on PYTHONPATH, are read first: opentelemetry-python
+# opentelemetry-api/src/opentelemetry/util/_importlib_metadata.py):
+#   - every one of the groups below, at start, before the server's code and outside any provider's import
+#     (opentelemetry-python-contrib opentelemetry-instrumentation/src/opentelemetry/instrumentation/
+#     auto_instrumentation/__init__.py: run(), in opentelemetry-instrument before it execs the server,
+#     loads opentelemetry_environment_variables; initialize(), from its sitecustomize in the server process,
+#     calls _load_distro, _load_configurators, _load_instrumentors of _load.py; the first distro and
+#     configurator are taken unless OTEL_PYTHON_DISTRO / OTEL_PYTHON_CONFIGURATOR name another, an
+#     instrumentor unless OTEL_PYTHON_DISABLED_INSTRUMENTATIONS names it);
+#   - any other opentelemetry_* group (propagators, context, exporters, samplers, id generators, resource
+#     detectors, providers) by name, the first distribution declaring the name winning: the names the
+#     OTEL_* settings or their defaults select (opentelemetry-api src/opentelemetry/propagate/__init__.py
+#     for OTEL_PROPAGATORS, default tracecontext,baggage; opentelemetry-sdk
+#     src/opentelemetry/sdk/_configuration/__init__.py _import_config_components for the exporters).
+AUTO_LOADED_GROUPS = dict(
+    dict.fromkeys(("opentelemetry_distro", "opentelemetry_configurator", "opentelemetry_pre_instrument",
+                   "opentelemetry_instrumentor", "opentelemetry_post_instrument"), "loaded at every start"),
+    opentelemetry_environment_variables="loaded at every start, by opentelemetry-instrument before it starts the server")
+# Wheel metadata is the provider image's text: shown quoted (control characters escaped) and clipped.
+SHOWN_LENGTH = 120
+
+
+def quoted(text):
+    text = str(text)
+    return repr(text[:SHOWN_LENGTH]) + ("... (%d characters)" % len(text) if len(text) > SHOWN_LENGTH else "")
+
+
+def otel_entry_points(dist):
+    """The distribution's entry points in an opentelemetry_* group: (group, name, value), in file order."""
+    points = importlib.metadata.Distribution.at(dist.info_dir).entry_points
+    return [(ep.group, ep.name, ep.value) for ep in points if ep.group.startswith("opentelemetry_")]
+
+
+def when_loaded(group, name):
+    return AUTO_LOADED_GROUPS.get(group) or (
+        "loaded when an OTEL_* setting or its default selects %s, ahead of the server's own of that name" % quoted(name))
+
+
+def otel_warning(p, dist):
+    """The warning for a distribution declaring OpenTelemetry entry points, or None."""
+    try:
+        listed = ["  - group %s, name %s: %s (%s)" % (quoted(g), quoted(n), quoted(v), when_loaded(g, n))
+                  for g, n, v in otel_entry_points(dist)]
+    except Exception as e:  # noqa: BLE001 - a hostile entry_points.txt may break the parser in any way
+        listed = ["  - entry_points.txt cannot be read here (%s): it may declare any of them"
+                  % quoted("%s: %s" % (type(e).__name__, e))]
+    if not listed:
+        return None
+    otel = sorted(k for k in os.environ if k.startswith("OTEL_"))
+    lines = ["WARNING: Provider package declares OpenTelemetry entry points (non-blocking)", "",
+             "Provider: " + p.id, "Image: " + p.image, "Package: " + quoted(dist.label()), "",
+             "Entry points:"] + listed
+    lines += ["", "This is code of the provider image that OpenTelemetry runs inside the server process, before and outside "
+              "the provider's own import: with an OTEL_* variable set, the server starts through opentelemetry-instrument, "
+              "which loads these entry points at start.",
+              ("This container sets %s: it runs at this start." % ", ".join(otel)) if otel else
+              "This container sets no OTEL_* variable: auto-instrumentation is off at this start.",
+              "", "Resolution: Set OTEL_* variables only with provider images you trust as much as the server itself; "
+              "otherwise unset the server's OTEL_* variables, or use a provider wheel without these entry points."]
+    return "\n".join(lines)
+
+
+def check_otel_entry_points(providers, dists, owners):
+    """Adds otel_warning to the provider that installed each distribution; returns those of unowned ones."""
+    by_key = {os.path.basename(p.directory): p for p in providers}
+    unowned = Provider(os.path.join(METADATA, "(unattributed)"))
+    unowned.id = "(no owner in installed-packages.txt)"
+    for d in dists:
+        owner = by_key.get(owners.get(d.key), unowned)
+        warning = otel_warning(owner, d)
+        if warning:
+            owner.warnings.append(warning)
+    return unowned.warnings
+
+
+# ---------------------------------------------------------------------------------------------------
 
 
 def report_error(p, check, detail, resolution):
@@ -551,6 +634,7 @@ def main():
 
     dists = read_dists()
     owners = read_owners()
+    unowned_warnings = check_otel_entry_points(providers, dists, owners)
     reference = running_identity()
     checked = set()
     by_id = {p.id: p for p in providers}
@@ -588,12 +672,10 @@ def main():
         if not check_architecture(stray, others, reference):
             providers.append(stray)
 
-    warnings = 0
-    for p in providers:
-        for w in p.warnings:
-            warnings += 1
-            emit(w if w.startswith("WARNING:") else "WARNING: " + w)
-            emit()
+    warnings = [w for p in providers for w in p.warnings] + unowned_warnings
+    for w in warnings:
+        emit(w if w.startswith("WARNING:") else "WARNING: " + w)
+        emit()
     failed = [p for p in providers if p.errors]
     for p in failed:
         for check, detail, resolution in p.errors:
@@ -602,7 +684,7 @@ def main():
         sys.stderr.write("Preflight failed: %d of %d external provider(s) cannot be loaded (%s); the server was not started.\n" % (
             len(failed), len(providers), ", ".join("'%s'" % p.id for p in failed)))
         return 1
-    emit("Preflight passed: %d external provider(s) ready (%d warning(s))." % (len(providers), warnings))
+    emit("Preflight passed: %d external provider(s) ready (%d warning(s))." % (len(providers), len(warnings)))
     return 0
 
 
