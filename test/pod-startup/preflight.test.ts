@@ -55,9 +55,9 @@ class Shared {
     return this;
   }
 
-  /** Writes metadata/<id>/ as an install container does. */
-  public provider(id: string, image: string, meta: { packageName: string; providerType: string; api: string }, crdApi = meta.api): this {
-    const dir = path.join(this.dir, 'metadata', id);
+  /** Writes metadata/<key>/ as an install container does. */
+  public provider(id: string, image: string, meta: { packageName: string; providerType: string; api: string }, crdApi = meta.api, key = id): this {
+    const dir = path.join(this.dir, 'metadata', key);
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'lls-provider-spec.yaml'), [
       'apiVersion: llamastack.io/v1alpha1', 'kind: ProviderPackage', 'metadata:', `  name: ${id}`, '  version: 1.0.0', '  vendor: tests',
@@ -217,6 +217,17 @@ describe('preflight.py', () => {
     expect(r.stderr).toMatch(/Resolution: Rebuild the provider image with wheels for/);
     expect(r.stderr).toContain("Preflight failed: 1 of 1 external provider(s) cannot be loaded ('native')");
     expect(fs.existsSync(marker)).toBe(false);
+  });
+
+  test('a provider\'s packages are its own by its key, which installed-packages.txt records: a dependency is checked as the provider\'s', () => {
+    const s = shared()
+      .install('acme-dep', IMG, { name: 'acme-dep-p', files: providerFiles('acme_dep_p') })
+      .install('acme-dep', IMG, { name: 'helper-lib', files: { 'helper_lib/__init__.py': '', 'helper_lib/_x.cpython-311-x86_64-linux-gnu.so': elfHeader(FOREIGN_ELF_MACHINE) } })
+      .provider('acme_dep', IMG, { packageName: 'acme_dep_p', providerType: 'remote::acme_dep_p', api: 'inference' }, 'inference', 'acme-dep');
+    const r = s.preflight();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`Provider: acme_dep\nImage: ${IMG}\nModule: acme_dep_p\nCheck: architecture`);
+    expect(r.stderr).toContain("Preflight failed: 1 of 1 external provider(s) cannot be loaded ('acme_dep')");
   });
 
   test('detects wheels and extensions built for another CPython, and non-Linux binaries', () => {

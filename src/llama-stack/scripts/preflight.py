@@ -73,6 +73,8 @@ def emit(text=""):
 class Provider:
     def __init__(self, directory):
         self.directory = directory
+        # The provider key: its metadata directory's name, as installed-packages.txt records the owner.
+        self.key = os.path.basename(directory)
         self.id = os.path.basename(directory)
         self.image = "(unknown image)"
         self.api = None
@@ -141,7 +143,7 @@ def read_providers(yaml):
 
 
 def read_owners():
-    """Normalized distribution name -> provider id, from installed-packages.txt."""
+    """Normalized distribution name -> provider key (its metadata directory's name), from installed-packages.txt."""
     owners = {}
     try:
         with open(MANIFEST, encoding="utf-8") as f:
@@ -550,7 +552,7 @@ def otel_warning(p, dist):
 
 def check_otel_entry_points(providers, dists, owners):
     """Adds otel_warning to the provider that installed each distribution; returns those of unowned ones."""
-    by_key = {os.path.basename(p.directory): p for p in providers}
+    by_key = {p.key: p for p in providers}
     unowned = Provider(os.path.join(METADATA, "(unattributed)"))
     unowned.id = "(no owner in installed-packages.txt)"
     for d in dists:
@@ -648,7 +650,7 @@ def main():
         if p.errors:
             continue
         top = str(entry.module).split("==")[0].split(".")[0]
-        mine = [d for d in dists if owners.get(d.key) == p.id or top in d.top_level]
+        mine = [d for d in dists if owners.get(d.key) == p.key or top in d.top_level]
         checked.update(d.key for d in mine)
         spec = loaded(p, entry, upstream, run_config, mine, reference)
         if spec is None:
