@@ -174,7 +174,27 @@ function containerState(status: unknown): State {
 
 function describeTermination(t: Record<string, any>): string {
   const head = `${t.reason ?? 'Error'} (exit code ${t.exitCode})`;
-  return typeof t.message === 'string' && t.message.trim() !== '' ? `${head}: ${t.message.trim()}` : head;
+  const message = terminationMessageOf(t);
+  return message.trim() !== '' ? `${head}: ${message.trim()}` : head;
+}
+
+/**
+ * The kubelet keeps the last 4096 bytes of a container's termination message
+ * (kubecontainer.MaxContainerTerminationMessageLength, kubernetes pkg/kubelet/container/runtime.go).
+ */
+const MAX_TERMINATION_MESSAGE_BYTES = 4096;
+
+/**
+ * A termination's message, as a kubelet can have written it: a longer one, which no kubelet writes, is cut
+ * to its last 4096 bytes the same way, saying so, so that a saved status costs no more to read than a real one.
+ */
+function terminationMessageOf(t: Record<string, any> | undefined): string {
+  const message = t?.message;
+  if (typeof message !== 'string' || message.length <= MAX_TERMINATION_MESSAGE_BYTES / 4) return typeof message === 'string' ? message : '';
+  const bytes = Buffer.from(message, 'utf8');
+  if (bytes.length <= MAX_TERMINATION_MESSAGE_BYTES) return message;
+  return `(a message of ${bytes.length} bytes, cut to its last ${MAX_TERMINATION_MESSAGE_BYTES}, the most a kubelet keeps) `
+    + bytes.subarray(bytes.length - MAX_TERMINATION_MESSAGE_BYTES).toString('utf8');
 }
 
 function providerPhase(state: State): Pick<ExternalProviderStatus, 'phase' | 'reason'> {
@@ -203,8 +223,7 @@ function serverPhase(pod: Record<string, any>, inits: ReadonlyArray<{ spec: any;
 
 /** The termination message of the server container's current or last run. */
 function terminationMessage(status: any): string {
-  const t = status?.state?.terminated ?? status?.lastState?.terminated;
-  return typeof t?.message === 'string' ? t.message : '';
+  return terminationMessageOf(status?.state?.terminated ?? status?.lastState?.terminated);
 }
 
 /**

@@ -86,6 +86,18 @@ describe('the status of a LlamaStackWithProviders pod', () => {
     expect(s.providers.map((p) => p.phase)).toEqual(['Pending', 'Pending']);
   });
 
+  test('a termination message longer than any kubelet writes is cut to its last 4096 bytes, as the kubelet cuts one, saying so', () => {
+    // 11 MiB of preflight blocks: read whole, every block would be searched to its end (quadratic) and printed.
+    const block = "ERROR: Preflight check failed for external provider 'vllm$x'\nCheck: import\n";
+    const message = `${block.repeat(Math.ceil((11 * 1024 * 1024) / block.length))}Resolution: rebuild the image`;
+    const all = Object.fromEntries(initNames.map((n) => [n, done(n)]));
+    const s = llamaStackPodStatus(pod(all, { ...waiting('llama-stack', 'CrashLoopBackOff'), lastState: { terminated: { exitCode: 1, reason: 'Error', message } } }));
+    const kept = Buffer.from(message).subarray(-4096).toString('utf8');
+    expect(kept.endsWith('Check: import\nResolution: rebuild the image')).toBe(true);
+    expect(s.message).toBe(`the server container failed: CrashLoopBackOff: Error (exit code 1): (a message of ${Buffer.byteLength(message)} bytes, cut to its last 4096, `
+      + `the most a kubelet keeps) ${kept.trim()}`);
+  });
+
   test('the server: Ready when ready, Initializing while starting, its restarts counted; Pending unscheduled; Terminating when deleted', () => {
     const all = Object.fromEntries(initNames.map((n) => [n, done(n)]));
     expect(llamaStackPodStatus(pod(all, { ...running('llama-stack', true), restartCount: 2 }))).toMatchObject({ phase: 'Ready', restarts: 2 });
