@@ -1,8 +1,8 @@
 import { realpathSync } from 'fs';
-import { isAbsolute, relative, resolve, sep } from 'path';
+import { resolve } from 'path';
 import { isRecord } from '../checks';
 import { Problem, ProblemCollector } from '../errors';
-import { describeFsError, InputTooLargeError, NotARegularFileError, readRegularFileCapped } from '../run-config/files';
+import { describeFsError, InputTooLargeError, isWithin, NotARegularFileError, OutsideDirectoryError, readRegularFileCapped } from '../run-config/files';
 import { METADATA_LIMITS } from '../run-config/safe-yaml';
 
 /**
@@ -68,11 +68,16 @@ export class MetadataFiles {
       problems.add(field, `cannot read '${given}': ${describeFsError(e)} Give the path of the image's lls-provider-spec.yaml, relative to the document's directory.`);
       return undefined;
     }
-    if (!isWithin(realpathSync(this.baseDir), real)) return void outside();
+    const realBase = realpathSync(this.baseDir);
+    if (!isWithin(realBase, real)) return void outside();
     try {
-      return readRegularFileCapped(real, METADATA_LIMITS.maxBytes);
+      // Where the file opened is, checked again on the open file: a directory swapped for a symlink since
+      // the check above cannot lead the read out.
+      return readRegularFileCapped(real, METADATA_LIMITS.maxBytes, realBase);
     } catch (e) {
-      if (e instanceof NotARegularFileError) {
+      if (e instanceof OutsideDirectoryError) {
+        outside();
+      } else if (e instanceof NotARegularFileError) {
         problems.add(field, `'${given}' is ${e.kind}, not a regular file: give the path of a file.`);
       } else if (e instanceof InputTooLargeError) {
         problems.add(field, `'${given}' is larger than the limit of ${METADATA_LIMITS.maxBytes} bytes for provider metadata; it was not read further.`);
@@ -82,10 +87,4 @@ export class MetadataFiles {
       return undefined;
     }
   }
-}
-
-/** True when `file` is `dir` or below it. */
-function isWithin(dir: string, file: string): boolean {
-  const inside = relative(dir, file);
-  return inside !== '..' && !inside.startsWith(`..${sep}`) && !isAbsolute(inside);
 }

@@ -194,23 +194,61 @@ export function fileKind(stat: fs.Stats): string {
   return 'not a regular file';
 }
 
+/** A file that, once opened, is not inside the directory it had to be in (a symlink, or a swap of a directory for one). */
+export class OutsideDirectoryError extends Error {
+  public readonly path: string;
+
+  public constructor(file: string, public readonly directory: string) {
+    super(`${file} is outside ${directory}`);
+    this.name = 'OutsideDirectoryError';
+    this.path = file;
+  }
+}
+
 /**
  * Reads a regular file as UTF-8, at most `maxBytes`. Anything else is refused without waiting on it:
  * the file is opened non-blocking (opening a FIFO would otherwise wait for a writer) and checked on
  * the open descriptor, so it cannot be swapped between the check and the read.
  *
- * @throws NotARegularFileError for a directory, FIFO, device or socket; InputTooLargeError beyond `maxBytes`
+ * With `within` (a real path: no symlinks in it), the file opened must be inside that directory: where it
+ * is is read from the open descriptor, so that a directory of the path swapped for a symlink between a
+ * caller's check and the open cannot lead the read out.
+ *
+ * @throws NotARegularFileError for a directory, FIFO, device or socket; InputTooLargeError beyond
+ *   `maxBytes`; OutsideDirectoryError for a file outside `within`
  */
-export function readRegularFileCapped(file: string, maxBytes: number): string {
+export function readRegularFileCapped(file: string, maxBytes: number, within?: string): string {
   // eslint-disable-next-line no-bitwise -- open(2) flags are a bit set
   const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY);
   try {
+    if (within !== undefined && !isWithin(within, openedPath(fd, file))) throw new OutsideDirectoryError(file, within);
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw new NotARegularFileError(file, fileKind(stat), 'read');
     return readCapped(fd, file, maxBytes);
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * The real path of the file open as `fd`: as the kernel resolved it at the open (Linux's /proc/self/fd);
+ * without procfs, `file` resolved again, which must still be the same file.
+ */
+function openedPath(fd: number, file: string): string {
+  try {
+    return fs.readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    const again = fs.realpathSync(file);
+    const [opened, found] = [fs.fstatSync(fd), fs.statSync(again)];
+    if (opened.dev !== found.dev || opened.ino !== found.ino) throw fsError('ESTALE', file);
+    return again;
+  }
+}
+
+/** True when `file` is `dir` or below it. */
+export function isWithin(dir: string, file: string): boolean {
+  const inside = path.relative(dir, file);
+  return inside !== '..' && !inside.startsWith(`..${path.sep}`) && !path.isAbsolute(inside);
 }
 
 function withPath(e: unknown, p: string): unknown {
