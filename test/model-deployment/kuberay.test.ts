@@ -122,8 +122,12 @@ describe('KubeRay RayService (ray.io/v1)', () => {
       expect.stringMatching(/reserve 4 GPUs, but a prefill worker brings 1 \(scaling\.prefill\.gpu\.count\)/),
       expect.stringMatching(/reserve 4 GPUs, but a decode worker brings 2 \(scaling\.decode\.gpu\.count\)/),
     ]);
+    // "two" is refused as vLLM's CLI would refuse it (engine-args.ts), and not again here.
     expect(problemsFor(args({ 'tensor-parallel-size': 'two', 'pipeline-parallel-size': '0' }))).toEqual([
+      { field: 'engine.args.tensor-parallel-size', message: expect.stringContaining('CLI would refuse "two" for --tensor-parallel-size') },
       { field: 'engine.args.pipeline-parallel-size', message: '"0" is not a positive whole number of GPUs' },
+    ]);
+    expect(problemsFor(args({ 'tensor-parallel-size': 'two' }, { ...AGG, image: 'registry.example.com/ray-llm:custom' }))).toEqual([
       { field: 'engine.args.tensor-parallel-size', message: '"two" is not a positive whole number of GPUs' },
     ]);
     expect(render(args({ 'tensor-parallel-size': '2' })).warnings).toEqual([]);
@@ -151,6 +155,65 @@ describe('KubeRay RayService (ray.io/v1)', () => {
     expect(render(args(unknown, { providers: ProviderRegistry.builtIn({ kuberay: { rayVersion: '2.58.0' } }) })).warnings).toEqual([]);
     expect(render(args(unknown, { image: 'registry.example.com/ray-llm:custom' })).warnings).toEqual([]);
     expect(render(args(unknown, { providers: ProviderRegistry.builtIn({ kuberay: { image: 'registry.example.com/ray-llm:custom' } }) })).warnings).toEqual([]);
+  });
+
+  describe('engine.args values reach vLLM as its CLI types the same flag text, where the vLLM is known', () => {
+    const args = (a: Record<string, string>, extra: Partial<ModelDeploymentProps> = {}): ModelDeploymentProps =>
+      ({ ...AGG, ...extra, engine: { type: 'vllm', args: a } });
+    const kwargs = (props: ModelDeploymentProps) =>
+      parse(render(props).resource.spec.serveConfigV2).applications[0].args.llm_configs[0].engine_kwargs;
+
+    test('text arguments stay text, numbers keep their kind, switches and lists are as vLLM\'s parser makes them', () => {
+      const typed: [string, string, unknown][] = [
+        ['tokenizer', '0', '0'], ['revision', 'true', 'true'], ['code-revision', '1e3', '1e3'], // str
+        ['hf-config-path', 'None', null], // optional str: "None" is None
+        ['seed', '1_000', 1000], ['max-num-seqs', ' 64 ', 64], // int, as Python's int()
+        ['gpu-memory-utilization', '1', 1], ['cpu-offload-gb', '1e1', 10], // float stays a float
+        ['max-num-batched-tokens', '8k', 8000], ['kv-cache-memory-bytes', '2K', 2048], // human-readable ints
+        ['enforce-eager', '', true], ['enable-prefix-caching', 'false', false], // switches
+        ['ignore-patterns', 'a b', ['a b']], ['cudagraph-capture-sizes', '8', [8]], // nargs=+: one command-line word, one element
+        ['hf-overrides', '{"rope_theta": 1e6}', { rope_theta: 1e6 }], ['pt-load-map-location', 'cuda:0', 'cuda:0'], // dict or text
+        // A config: vLLM expands 1k before it reads the JSON.
+        ['kv-transfer-config', '{"kv_connector": "NixlConnector", "kv_role": "kv_both", "kv_buffer_size": 1k}',
+          { kv_connector: 'NixlConnector', kv_role: 'kv_both', kv_buffer_size: 1000 }],
+        ['dtype', 'half', 'half'], ['hf-token', '', true], // a choice, a flag-or-text
+      ];
+      const given = kwargs(args(Object.fromEntries(typed.map(([key, text]) => [key, text]))));
+      expect(typed.map(([key, text]) => [key, text, given[key.replace(/-/g, '_')]])).toEqual(typed);
+    });
+
+    test('a text vLLM\'s CLI would refuse fails synth, naming the field, what was expected and the fix', () => {
+      expect(problemsFor(args({ 'max-num-batched-tokens': 'abc', 'max-num-seqs': '1e3' }))).toEqual([
+        {
+          field: 'engine.args.max-num-batched-tokens',
+          message: 'vLLM 0.29.0\'s CLI would refuse "abc" for --max-num-batched-tokens, and Ray Serve LLM 2.60.0 hands engine_kwargs to vLLM unparsed: '
+            + 'give a whole number, or one with a k/m/g/t (×1000) or K/M/G/T (×1024) suffix such as "8k"',
+        },
+        {
+          field: 'engine.args.max-num-seqs',
+          message: 'vLLM 0.29.0\'s CLI would refuse "1e3" for --max-num-seqs, and Ray Serve LLM 2.60.0 hands engine_kwargs to vLLM unparsed: '
+            + 'give a whole number such as "4096"',
+        },
+      ]);
+      const refused = {
+        'tensor-parallel-size': '1e0', // int() refuses exponents (and the GPU check does not repeat the field)
+        'max-num-batched-tokens': '1.5K', // no decimals with a binary suffix
+        'gpu-memory-utilization': 'inf', // no JSON for it in the Serve config
+        'enforce-eager': 'yes', // a switch takes no value
+        'tokenizer': '', // a bare --tokenizer: "expected one argument"
+        'dtype': 'fp17', // not a choice
+        'kv-transfer-config': '[1]', // a config is a JSON object
+        'hf-overrides': '{nope}', // a {…} text is JSON
+      };
+      expect(problemsFor(args(refused)).map((p) => p.field)).toEqual(Object.keys(refused).sort().map((k) => `engine.args.${k}`));
+      expect(problemsFor(args({ dtype: 'fp17' }))[0].message).toMatch(/give a text \(one of "auto", "bfloat16", "float", "float16", "float32", "half"\)$/);
+    });
+
+    test('another Ray release or image keeps the guess from the text, and synth does not refuse values', () => {
+      const guessed = { 'tokenizer': '0', 'max-num-seqs': '1e3' };
+      const userImage = args(guessed, { image: 'registry.example.com/ray-llm:custom' });
+      expect(kwargs(userImage)).toEqual({ tokenizer: 0, max_num_seqs: 1000, tensor_parallel_size: 2 });
+    });
   });
 
   test('HF token, env, pod metadata, node selector and tolerations reach head and workers', () => {

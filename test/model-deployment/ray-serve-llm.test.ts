@@ -13,12 +13,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { problemsOf, render } from './helpers';
-import { ModelDeploymentProps } from '../../src/model-deployment';
+import { argsToFlags, ModelDeploymentProps } from '../../src/model-deployment';
 import { describeWhen } from '../sandbox/host';
 import { testEnvsSupport, toolEnv } from '../sandbox/test-envs';
 
 const rayEnv = toolEnv('ray-llm');
 const CHECK = path.join(__dirname, 'ray_serve_check.py');
+const PARSE_ARGS = path.join(__dirname, 'runtime_args_check.py');
 const IMPORT_ENGINE_ARGS = path.join(__dirname, '..', '..', 'scripts', 'import-vllm-engine-args.mjs');
 const EXAMPLE_APP = path.join(__dirname, '..', '..', 'examples', 'model-deployment-app', 'dist', 'models.k8s.yaml');
 
@@ -167,5 +168,42 @@ describeWhen('KubeRay serve configs, taken by Ray 2.60.0\'s own code (ray[llm], 
     expect(refusal('unknown engine argument')).toEqual({ stage: 'build', error: 'ValueError: Unknown engine argument: not_a_flag' });
     expect(refusal('P/D without a KV connector')).toEqual({ stage: 'build', error: expect.stringMatching(/kv_transfer_config is required for P\/D disaggregation/) });
     expect(refusal('KV role vLLM does not know')).toEqual({ stage: 'engine', error: expect.stringMatching(/Invalid vLLM config for 'kv_transfer_config'[\s\S]*kv_role/) });
+  });
+});
+
+/**
+ * One `engine.args` entry per case: what synth puts in engine_kwargs must be what vLLM 0.29.0's own server parser
+ * (runtime_args_check.py "vllm-serve") makes of the same flag text, as KAITO and Dynamo pass it, and a text that
+ * parser refuses must fail synth, naming the field. Config arguments (JSON objects vLLM makes into its config
+ * classes) are taken by vLLM's AsyncEngineArgs in the suite above.
+ */
+const VALUE_CASES: readonly [string, string][] = [
+  ['tokenizer', '0'], ['revision', 'true'], ['code-revision', '1e3'], ['hf-config-path', 'None'], ['tokenizer', ''],
+  ['seed', '1_000'], ['max-num-seqs', ' 64 '], ['max-num-seqs', '1e3'], ['max-num-seqs', '-7'], ['max-num-seqs', '0x10'],
+  ['gpu-memory-utilization', '1'], ['cpu-offload-gb', '1e1'], ['cpu-offload-gb', '.5'], ['cpu-offload-gb', 'abc'],
+  ['max-num-batched-tokens', '8k'], ['max-num-batched-tokens', '25.6k'], ['max-num-batched-tokens', '2K'], ['max-num-batched-tokens', '1.5K'],
+  ['kv-cache-memory-bytes', 'None'], ['enforce-eager', ''], ['enforce-eager', 'yes'], ['hf-token', ''], ['hf-token', 'hf_x'],
+  ['ignore-patterns', 'a b'], ['cudagraph-capture-sizes', '8'], ['cudagraph-capture-sizes', 'x'],
+  ['hf-overrides', '{"rope_theta": 1e6}'], ['hf-overrides', 'cuda'], ['hf-overrides', '{nope}'], ['allowed-origins', '["*"]'],
+  ['dtype', 'half'], ['dtype', 'fp17'], ['max-lora-rank', '16'], ['max-lora-rank', '17'], ['kv-cache-dtype', 'None'],
+];
+
+describeWhen('KubeRay engine.args values, compared with vLLM 0.29.0\'s own CLI parser (ray-llm)', testEnvsSupport(rayEnv), 'ray-llm tool environment', () => {
+  test('each value is what vLLM\'s CLI makes of the same flag, and what that CLI refuses fails synth', () => {
+    const cases = VALUE_CASES.map(([key, text]) => ({ id: `${key}=${JSON.stringify(text)}`, parser: 'vllm-serve', args: argsToFlags({ [key]: text }) }));
+    const out = execFileSync(rayEnv.value!.python, [PARSE_ARGS], { input: JSON.stringify(cases), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] });
+    type Parsed = { id: string; error: string | null; values: Record<string, unknown> };
+    const parsed = Object.fromEntries((JSON.parse(out) as Parsed[]).map((r) => [r.id, r]));
+    for (const [key, text] of VALUE_CASES) {
+      const id = `${key}=${JSON.stringify(text)}`;
+      const props: ModelDeploymentProps = { ...BASE, engine: { type: 'vllm', args: { [key]: text } } };
+      const name = key.replace(/-/g, '_');
+      // A text after a switch is no value of it: it lands in `vllm serve`'s positional model argument.
+      const vllmSays = parsed[id].error === null && !('model_tag' in parsed[id].values) ? { value: parsed[id].values[name] } : { refused: true };
+      const synthSays = vllmSays.refused
+        ? { refused: problemsOf(() => render(props)).some((p) => p.field === `engine.args.${key}`) }
+        : { value: parseAllDocuments(render(props).resource.spec.serveConfigV2)[0].toJS().applications[0].args.llm_configs[0].engine_kwargs[name] };
+      expect({ id, ...synthSays }).toEqual({ id, ...vllmSays });
+    }
   });
 });

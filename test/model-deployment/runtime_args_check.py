@@ -21,6 +21,9 @@ runtime would touch a GPU or download the model:
   with yaml.safe_load, appends "--<key>" and str(value) for every key of its `vllm:` map, and hands
   the list to vLLM's server parser (make_arg_parser: vllm.entrypoints.openai.cli_args, from vLLM 0.31
   vllm.entrypoints.launchers.cli_args); the same is done here with the same functions.
+- "vllm-serve": args are `vllm serve` flags, parsed by vLLM's server parser (make_arg_parser, as for
+  "kaito-vllm"); "values" holds what it made of each flag given, by field name, and "model_tag" when a text
+  went to `vllm serve`'s positional model argument instead (after a switch, which takes none).
 - "module": args[0] is a package `python -m` can run (it has a __main__ module).
 """
 import asyncio
@@ -76,22 +79,32 @@ def dynamo_sglang(args):
     raise AssertionError("dynamo.sglang.args.parse_args returned before it reached the model download")
 
 
-def kaito_vllm(args):
+def vllm_server_parser():
     vllm_platform()
-    import yaml
     from vllm.utils.argparse_utils import FlexibleArgumentParser
 
     try:  # vLLM >= 0.31: the server's parser moved to the launchers (openai.api_server is a deprecated shim)
         from vllm.entrypoints.launchers.cli_args import make_arg_parser
     except ImportError:
         from vllm.entrypoints.openai.cli_args import make_arg_parser
+    return make_arg_parser(FlexibleArgumentParser(description="vLLM serving server"))
+
+
+def vllm_serve(args):
+    parsed = vllm_server_parser().parse_args(args)
+    names = [arg[2:].replace("-", "_") for arg in args if arg.startswith("--")] + ["model_tag"]
+    return {name: getattr(parsed, name) for name in names if name != "model_tag" or parsed.model_tag is not None}
+
+
+def kaito_vllm(args):
+    import yaml
 
     config = yaml.safe_load(args[0])
     runtime_args = []
     for key, value in config.get("vllm", {}).items():
         runtime_args.append(f"--{key}")
         runtime_args.append(str(value))
-    parsed = make_arg_parser(FlexibleArgumentParser(description="vLLM serving server")).parse_args(runtime_args)
+    parsed = vllm_server_parser().parse_args(runtime_args)
     values = {key: getattr(parsed, key.replace("-", "_")) for key in config.get("vllm", {})}
     if getattr(parsed, "model_tag", None) is not None:  # vllm serve's positional model argument
         values["model_tag"] = parsed.model_tag
@@ -111,6 +124,7 @@ PARSERS = {
     "dynamo-vllm": dynamo_vllm,
     "dynamo-sglang": dynamo_sglang,
     "kaito-vllm": kaito_vllm,
+    "vllm-serve": vllm_serve,
 }
 
 

@@ -6,7 +6,7 @@ import { InferenceProvider, RenderContext, ResourceType, SelectionRule } from '.
 import { ResolvedModelDeployment } from '../../resolved-spec';
 import { EndpointStatus, ModelDeploymentStatus, UpstreamResource } from '../../status';
 import { argsConflicts, nameLengthProblem } from '../common';
-import { engineArgNameProblems } from './engine-args';
+import { engineArgProblems, vllmArgsKnown } from './engine-args';
 import { RAY_HEAD_DEFAULTS, renderRayService } from './ray-service';
 import { replicaGpuProblems, replicaGpuWarnings } from './replica-gpus';
 import { rayServeEndpoint, translateRayServiceStatus } from './status';
@@ -117,8 +117,12 @@ export class KubeRayProvider implements InferenceProvider {
       problems.push(...argsConflicts(d, { 'kv-transfer-config': 'serving.mode (NIXL KV transfer)', 'kv_transfer_config': 'serving.mode (NIXL KV transfer)' }));
     }
     problems.push(...argsConflicts(d, { 'model': 'model.id', 'served-model-name': 'model.servedName', 'served_model_name': 'model.servedName' }));
-    problems.push(...engineArgNameProblems(d, this.rayVersion, (d.image ?? this.image) === rayLlmImage(this.rayVersion)));
-    if (d.resources.gpu.count > 0 || d.mode === 'disaggregated') problems.push(...replicaGpuProblems(d));
+    const argProblems = engineArgProblems(d, this.vllmArgsKnown(d));
+    problems.push(...argProblems);
+    if (d.resources.gpu.count > 0 || d.mode === 'disaggregated') {
+      // A parallel size already refused for its type is not checked again against the GPUs.
+      problems.push(...replicaGpuProblems(d).filter((p) => !argProblems.some((a) => a.field === p.field)));
+    }
     for (const field of ['cpu', 'memory']) {
       const value = overrideValue(d.overrides, ['head', 'resources', field]);
       if (typeof value === 'string' && !QUANTITY.test(value)) {
@@ -131,7 +135,12 @@ export class KubeRayProvider implements InferenceProvider {
 
   public render(context: RenderContext): ApiObject {
     replicaGpuWarnings(context.deployment).forEach(context.warn);
-    return renderRayService(context, { rayVersion: this.rayVersion, image: this.image });
+    return renderRayService(context, { rayVersion: this.rayVersion, image: this.image, vllmArgsKnown: this.vllmArgsKnown(context.deployment) });
+  }
+
+  /** Whether `d` runs the vLLM engine-args.generated.ts was read from: Ray's own image of that release. */
+  private vllmArgsKnown(d: ResolvedModelDeployment): boolean {
+    return vllmArgsKnown(this.rayVersion, (d.image ?? this.image) === rayLlmImage(this.rayVersion));
   }
 
   public endpoint(d: ResolvedModelDeployment): EndpointStatus {

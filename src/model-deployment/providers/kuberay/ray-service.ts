@@ -30,6 +30,8 @@ export interface RayServiceSettings {
   readonly rayVersion: string;
   /** Default image, used unless `image` is set. */
   readonly image: string;
+  /** Whether the deployment runs the vLLM whose argument types are known (engine-args.ts `vllmArgsKnown`). */
+  readonly vllmArgsKnown: boolean;
 }
 
 /** Renders the RayService. */
@@ -46,7 +48,7 @@ export function renderRayService(context: RenderContext, settings: RayServiceSet
   return defineCustomResource<RayServiceProps>(context.scope, 'Resource', { apiVersion: 'ray.io/v1', kind: 'RayService' }, {
     metadata: context.metadata,
     spec: {
-      serveConfigV2: serveConfigV2(d),
+      serveConfigV2: serveConfigV2(d, settings.vllmArgsKnown),
       rayClusterConfig: {
         rayVersion: settings.rayVersion,
         // Replicas are fixed by the spec: the unified spec has no autoscaling.

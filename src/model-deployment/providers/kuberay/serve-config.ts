@@ -2,8 +2,8 @@
 // Aggregated mode uses `ray.serve.llm:build_openai_app` with one LLM config; disaggregated mode
 // uses `ray.serve.llm:build_pd_openai_app` with a prefill and a decode config that exchange the
 // KV cache through vLLM's NIXL connector.
+import { engineKwargs } from './engine-args';
 import { renderYaml } from '../../../run-config/render';
-import { typedArgValue } from '../../engine-flags';
 import { ResolvedComponent, ResolvedModelDeployment } from '../../resolved-spec';
 
 /** Import path of the aggregated OpenAI-compatible app builder. */
@@ -30,15 +30,18 @@ export interface ServeConfig {
   }[];
 }
 
-/** The Serve config for a deployment (at least one replica: the provider refuses `scaling.replicas: 0`). */
-export function serveConfig(d: ResolvedModelDeployment): ServeConfig {
+/**
+ * The Serve config for a deployment (at least one replica: the provider refuses `scaling.replicas: 0`).
+ * `vllmArgsKnown`: the vLLM is the one engine-args.generated.ts was read from, so `engine.args` are typed as its CLI types them.
+ */
+export function serveConfig(d: ResolvedModelDeployment, vllmArgsKnown: boolean): ServeConfig {
   if (d.mode === 'disaggregated') {
     return {
       applications: [{
         name: 'llm',
         route_prefix: '/',
         import_path: PD_OPENAI_APP,
-        args: { prefill_config: llmConfig(d, d.prefill!, true), decode_config: llmConfig(d, d.decode!, true) },
+        args: { prefill_config: llmConfig(d, d.prefill!, vllmArgsKnown, true), decode_config: llmConfig(d, d.decode!, vllmArgsKnown, true) },
       }],
     };
   }
@@ -47,7 +50,7 @@ export function serveConfig(d: ResolvedModelDeployment): ServeConfig {
       name: 'llm',
       route_prefix: '/',
       import_path: OPENAI_APP,
-      args: { llm_configs: [llmConfig(d, { replicas: d.replicas, gpu: d.resources.gpu })] },
+      args: { llm_configs: [llmConfig(d, { replicas: d.replicas, gpu: d.resources.gpu }, vllmArgsKnown)] },
     }],
   };
 }
@@ -58,20 +61,17 @@ export function serveConfig(d: ResolvedModelDeployment): ServeConfig {
  * is written with our YAML-1.1-safe writer: a model id or argument such as `yes`, `on` or `1_000` reaches
  * Ray as that string, not as a boolean or a number.
  */
-export function serveConfigV2(d: ResolvedModelDeployment): string {
-  return renderYaml(serveConfig(d));
+export function serveConfigV2(d: ResolvedModelDeployment, vllmArgsKnown: boolean): string {
+  return renderYaml(serveConfig(d, vllmArgsKnown));
 }
 
 /**
  * One LLM config. `engine_kwargs` are vLLM engine arguments (underscored names), sorted:
- * `engine.args` (typed), `max_model_len` from `engine.contextLength`, `trust_remote_code`,
+ * `engine.args` (typed as vLLM's CLI types them where the vLLM is known, see engine-args.ts), `max_model_len` from `engine.contextLength`, `trust_remote_code`,
  * `tensor_parallel_size` over the worker's GPUs (unless given), and the KV connector for P/D.
  */
-export function llmConfig(d: ResolvedModelDeployment, c: Pick<ResolvedComponent, 'replicas' | 'gpu'>, disaggregated = false): LlmConfig {
-  const kwargs: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(d.engine.args)) {
-    kwargs[key.replace(/-/g, '_')] = typedArgValue(value);
-  }
+export function llmConfig(d: ResolvedModelDeployment, c: Pick<ResolvedComponent, 'replicas' | 'gpu'>, vllmArgsKnown: boolean, disaggregated = false): LlmConfig {
+  const kwargs = engineKwargs(d.engine.args, vllmArgsKnown);
   if (d.engine.contextLength !== undefined) kwargs.max_model_len = d.engine.contextLength;
   if (d.engine.trustRemoteCode) kwargs.trust_remote_code = true;
   if (kwargs.tensor_parallel_size === undefined) kwargs.tensor_parallel_size = Math.max(1, c.gpu.count);
