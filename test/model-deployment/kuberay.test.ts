@@ -168,7 +168,7 @@ describe('KubeRay RayService (ray.io/v1)', () => {
         ['tokenizer', '0', '0'], ['revision', 'true', 'true'], ['code-revision', '1e3', '1e3'], // str
         ['hf-config-path', 'None', null], // optional str: "None" is None
         ['seed', '1_000', 1000], ['max-num-seqs', ' 64 ', 64], // int, as Python's int()
-        ['gpu-memory-utilization', '1', 1], ['cpu-offload-gb', '1e1', 10], // float stays a float
+        ['gpu-memory-utilization', '1', 1], ['cpu-offload-gb', '1e1', 10], // float(): written 1 and 10, which vLLM's float fields take as they take 1.0
         ['max-num-batched-tokens', '8k', 8000], ['kv-cache-memory-bytes', '2K', 2048], // human-readable ints
         ['enforce-eager', '', true], ['enable-prefix-caching', 'false', false], // switches
         ['ignore-patterns', 'a b', ['a b']], ['cudagraph-capture-sizes', '8', [8]], // nargs=+: one command-line word, one element
