@@ -3,6 +3,7 @@ import { CliIo } from './io';
 import { RunConfigError } from '../run-config/errors';
 import { describeFsError, InputTooLargeError, readRegularFileCapped } from '../run-config/files';
 import { parseUntrustedYamlStream, YamlLimits } from '../run-config/safe-yaml';
+import { plainNumbers } from '../run-config/scalars';
 
 /** One parsed YAML document of the input. */
 export interface InputDocument {
@@ -10,8 +11,14 @@ export interface InputDocument {
   readonly source: string;
   /** Its 0-based position in that file. */
   readonly index: number;
-  /** Its content as plain data. */
+  /** Its content as plain data, with plain numbers, as kubectl's JSON has them. */
   readonly value: any;
+  /**
+   * Its content with numbers as written where a JavaScript number cannot hold them: an integer beyond 2^53 a
+   * bigint (kubectl keeps 64 bits), a float of whole value (`1.0`) a WholeFloat. What passes through is
+   * written from it, and provider config read from it; `value` when there is no such number.
+   */
+  readonly exact: any;
 }
 
 /** The parsed input: every document, or every reason it could not be read. */
@@ -49,7 +56,7 @@ export async function readInputs(files: readonly string[], io: CliIo): Promise<I
     }
     try {
       parseUntrustedYamlStream(text, MANIFEST_LIMITS, { source, resolution: 'Fix the YAML.' })
-        .forEach((parsed, index) => documents.push({ source, index, value: parsed.value }));
+        .forEach((parsed, index) => documents.push({ source, index, value: plainNumbers(parsed.value), exact: parsed.value }));
     } catch (e) {
       if (!(e instanceof RunConfigError)) {
         throw e;

@@ -95,9 +95,13 @@ export function documentWarning(message: string): string {
 
 /**
  * Renders one `LlamaStackDistribution` document (the operator's CRD shape, with
- * `spec.server.externalProviders`) into `scope` through the construct.
+ * `spec.server.externalProviders`) into `scope` through the construct. Each provider's `config` is taken
+ * from `exact`, the document with its numbers as written: an integer beyond 2^53 keeps its digits and a
+ * float of whole value (`1.0`) stays a float in the provider's settings.
  */
-export function renderLlamaStackDocument(scope: Construct, doc: Record<string, any>, label: string, baseDir: string): void {
+export function renderLlamaStackDocument(
+  scope: Construct, doc: Record<string, any>, label: string, baseDir: string, exact: Record<string, any> = doc,
+): void {
   const problems = new ProblemCollector();
   // Unknown keys are problems; operator fields that are not translated are warned about once the
   // document is known to render.
@@ -123,7 +127,8 @@ export function renderLlamaStackDocument(scope: Construct, doc: Record<string, a
   const deprecations: string[] = [];
   const annotated = releaseAnnotation(metadata?.annotations, problems, (m) => deprecations.push(m));
   const metadataFiles = new MetadataFiles(baseDir);
-  const externalProviders = metadataFiles.read(server?.externalProviders, problems, documentField);
+  const givenProviders = withExactConfig(server?.externalProviders, exact.spec?.server?.externalProviders);
+  const externalProviders = metadataFiles.read(givenProviders, problems, documentField);
   problems.throwIfAny(label);
 
   const warn = (message: string) => addWarning(scope, message);
@@ -249,4 +254,14 @@ function stringQuantities(resources: any): LlamaStackWithProvidersProps['resourc
   const convert = (m: unknown) => (isRecord(m) ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v])) : m);
   // `claims` is warned about by the field check and not rendered.
   return { requests: convert(resources.requests), limits: convert(resources.limits) } as LlamaStackWithProvidersProps['resources'];
+}
+
+/** `providers` (`spec.server.externalProviders`) with each provider's `config` as `exact` has it. */
+function withExactConfig(providers: unknown, exact: unknown): unknown {
+  if (!isRecord(providers) || !isRecord(exact)) return providers;
+  return Object.fromEntries(Object.entries(providers).map(([section, list]) => {
+    const exactList = exact[section];
+    if (!Array.isArray(list) || !Array.isArray(exactList)) return [section, list];
+    return [section, list.map((p, i) => (isRecord(p) && isRecord(exactList[i]) && 'config' in p ? { ...p, config: exactList[i].config } : p))];
+  }));
 }

@@ -22,8 +22,11 @@ interface DocumentRenderer {
    * Renders one document; `baseDir` is where relative paths in it point (its file's directory). The
    * other objects of the input are in the same cdk8s app (a ConfigMap the document names is found there).
    * May return how the constructs' warnings about this document read for its reader, over `warning`.
+   * `exact` is the document with numbers as written (InputDocument.exact), where provider config is read.
    */
-  readonly render: (scope: Construct, doc: Record<string, any>, label: string, baseDir: string) => ((message: string) => string) | void;
+  readonly render: (
+    scope: Construct, doc: Record<string, any>, label: string, baseDir: string, exact: Record<string, any>,
+  ) => ((message: string) => string) | void;
   /** A warning of the constructs as the document's reader needs it (naming the document's fields). */
   readonly warning?: (message: string) => string;
 }
@@ -39,7 +42,9 @@ const RENDERERS: readonly DocumentRenderer[] = [
   {
     kind: OGX_SERVER_KIND,
     apiVersions: [OGX_SERVER_API_VERSION],
-    render: (...a) => (require('./ogx-server-document') as typeof import('./ogx-server-document')).renderOgxServerDocument(...a),
+    // The OGX operator holds provider settings as Go's float64s (run-config/ogx-configgen-providers.ts): plain numbers.
+    render: (scope, doc, label, baseDir) => (require('./ogx-server-document') as typeof import('./ogx-server-document'))
+      .renderOgxServerDocument(scope, doc, label, baseDir),
   },
   {
     kind: MODEL_DEPLOYMENT_KIND,
@@ -125,14 +130,15 @@ async function render(args: string[], io: CliIo, maxOutputBytes: number): Promis
         errors.push(`${label}: ${problem}`);
         continue;
       }
-      manifests = [doc];
+      // Its numbers as written: kubectl keeps integers to 64 bits.
+      manifests = [input.exact];
     } else {
       let result;
       let warning = renderer.warning;
       try {
         const baseDir = input.source === '<stdin>' ? io.cwd : dirname(resolve(io.cwd, input.source));
         result = synthesizeObjects(namespace, (scope) => {
-          warning = renderer.render(scope, doc, label, baseDir) ?? warning;
+          warning = renderer.render(scope, doc, label, baseDir, input.exact) ?? warning;
         }, neighbours);
       } catch (e) {
         if (e instanceof ValidationError) {

@@ -1,5 +1,6 @@
 import { CONFIG_KEY, DNS1123_SUBDOMAIN } from '../checks';
 import { ProblemCollector } from '../errors';
+import { WholeFloat } from '../run-config/scalars';
 
 /** An environment variable the server container reads from a Secret. */
 export interface SecretEnvVar {
@@ -39,7 +40,8 @@ export function resolveProviderConfig(
     if (Array.isArray(value)) {
       return value.map((item, i) => visit(item, [...path, String(i)]));
     }
-    if (value !== null && typeof value === 'object') {
+    // A float of whole value from a document (`1.0`) is a scalar, written as a float.
+    if (value !== null && typeof value === 'object' && !(value instanceof WholeFloat)) {
       const entries = Object.entries(value as Record<string, unknown>);
       if ('secretKeyRef' in (value as object)) {
         const ref = (value as { secretKeyRef: unknown }).secretKeyRef as Record<string, unknown> | null;

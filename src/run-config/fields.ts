@@ -5,6 +5,7 @@
  */
 
 import { isRecord } from '../checks';
+import { renderScalar, WholeFloat } from './scalars';
 
 /** A plain mapping read from YAML or JSON. */
 export type PlainMap = Readonly<Record<string, unknown>>;
@@ -15,6 +16,7 @@ export function describe(value: unknown): string {
   if (value === undefined || value === null) return 'nothing';
   if (Array.isArray(value)) return 'a list';
   if (value instanceof Date) return `a date (${value.toISOString().slice(0, 10)})`;
+  if (value instanceof WholeFloat) return `a number (${renderScalar(value, true)})`;
   if (typeof value === 'object') return 'a mapping';
   if (typeof value === 'string') return `'${clip(value)}'`;
   return `a ${typeof value} (${String(value)})`;
@@ -46,7 +48,7 @@ export function readString(
     return undefined;
   }
   if (typeof value !== 'string') {
-    const quoteHint = typeof value === 'number' || typeof value === 'boolean' || value instanceof Date
+    const quoteHint = typeof value === 'number' || typeof value === 'boolean' || value instanceof Date || value instanceof WholeFloat
       ? ` YAML read the unquoted value as ${describe(value)}; quote it.`
       : '';
     problems.push(`${path}: found ${describe(value)}; expected ${rule.expected}.${quoteHint}`);

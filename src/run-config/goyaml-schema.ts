@@ -1,4 +1,5 @@
 import type { Tags } from 'yaml';
+import { floatValue } from './scalars';
 import { scalarTag } from './yaml-tags';
 
 /*
@@ -50,22 +51,34 @@ const GO_FLOAT = new RegExp(`^(?=[-+0-9])${SIGN}(?:\\.${U}${digits('0-9')}|${dig
 /** What strconv.ParseFloat accepts of a text starting with a dot (no `_` there: ParseFloat allows them after a base prefix only). */
 const GO_DOT_FLOAT = /^\.[0-9]+(?:[eE][-+]?[0-9]+)?$/;
 
-/** The value of a text {@link GO_INT} matched, as Go reads it: a leading 0 is octal, and an octal with 8 or 9 is a float (`09` is 9). */
-function resolveInt(text: string): number {
+/** The largest uint64: beyond it a decimal integer is a float to goyaml.v2 (yamlStyleFloat comes before big.Int). */
+const UINT64_MAX = BigInt(2) ** BigInt(64) - BigInt(1);
+
+/**
+ * The value of a text {@link GO_INT} matched, as Go reads it: a leading 0 is octal, and an octal with 8 or 9
+ * is a float (`09` is 9). Go's integers are exact to 64 bits (big.Int beyond, for a base prefix): one beyond
+ * 2^53, which a JavaScript number cannot hold, is a bigint, written back digit for digit; a decimal one beyond
+ * uint64 is a float, as goyaml.v2 makes it.
+ */
+function resolveInt(text: string): number | bigint {
   const plain = text.replace(/_/g, '');
-  const sign = plain.startsWith('-') ? -1 : 1;
+  const negative = plain.startsWith('-');
   const unsigned = plain.replace(/^[-+]/, '');
   const prefix = unsigned.slice(0, 2).toLowerCase();
-  const value = prefix === '0x' || prefix === '0o' || prefix === '0b' ? Number(`${prefix}${unsigned.slice(2)}`)
-    : /^0[0-7]+$/.test(unsigned) ? Number.parseInt(unsigned, 8) : Number(unsigned);
+  const based = prefix === '0x' || prefix === '0o' || prefix === '0b';
+  const octal = !based && /^0[0-7]+$/.test(unsigned);
+  const magnitude = BigInt(based ? `${prefix}${unsigned.slice(2)}` : octal ? `0o${unsigned.slice(1)}` : unsigned);
+  if (!based && !octal && magnitude > UINT64_MAX) return Number(plain);
+  const value = negative ? -magnitude : magnitude;
   // Go's integers have no negative zero.
-  return value === 0 ? 0 : sign * value;
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
 
 /**
  * `customTags` for the `yaml` library in YAML 1.1 mode that make it resolve plain scalars as kubectl
  * does: the library's integers, floats (but infinities and NaN), base-60 numbers and timestamps are
- * replaced by goyaml.v2's numbers. Whole numbers beyond 2^53 lose digits, as any JavaScript number does.
+ * replaced by goyaml.v2's numbers. Numbers keep what a JavaScript number cannot hold: an integer beyond 2^53 is
+ * a bigint, a float of whole value (`1.0`) a {@link WholeFloat}; `plainNumbers` (scalars.ts) gives plain numbers.
  */
 export function asKubectlReads(tags: Tags): Tags {
   const intTag = scalarTag(tags, 'tag:yaml.org,2002:int', (t) => t.format === undefined);
@@ -77,7 +90,7 @@ export function asKubectlReads(tags: Tags): Tags {
   return [
     ...kept,
     { ...intTag, test: GO_INT, resolve: resolveInt },
-    { ...floatTag, test: GO_FLOAT, resolve: (text) => Number(text.replace(/_/g, '')) },
-    { ...floatTag, test: GO_DOT_FLOAT, resolve: (text) => Number(text) },
+    { ...floatTag, test: GO_FLOAT, resolve: (text) => floatValue(Number(text.replace(/_/g, ''))) },
+    { ...floatTag, test: GO_DOT_FLOAT, resolve: (text) => floatValue(Number(text)) },
   ];
 }

@@ -1,4 +1,5 @@
 import type { ScalarTag, Tags } from 'yaml';
+import { floatValue, WholeFloat } from './scalars';
 import { scalarTag } from './yaml-tags';
 
 /*
@@ -45,8 +46,12 @@ function resolveInt(text: string): number | bigint {
   return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
 }
 
-/** PyYAML's `construct_yaml_float`. */
-function resolveFloat(text: string): number {
+/** PyYAML's `construct_yaml_float`: a whole value (`1.0`) is a {@link WholeFloat}, which the writers write as a float again. */
+function resolveFloat(text: string): number | WholeFloat {
+  return floatValue(floatOf(text));
+}
+
+function floatOf(text: string): number {
   let value = text.replace(/_/g, '').toLowerCase();
   const sign = value.startsWith('-') ? -1 : 1;
   if (value.startsWith('-') || value.startsWith('+')) value = value.slice(1);

@@ -27,11 +27,52 @@ export function formatPath(path: readonly PathSegment[]): string {
   return path.map((p) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`)).join('');
 }
 
-/** A scalar the writers take: a bigint is a whole number too big for a JavaScript number (PyYAML reads it as a Python int). */
-export type ScalarValue = string | number | bigint | boolean | null;
+/**
+ * A float whose value is a whole number, as a YAML or JSON text wrote it (`1.0`, `3.0e+0`, `2.5e+15`): a
+ * JavaScript number cannot tell it from the integer, while PyYAML, JSON readers in Python and the settings
+ * they fill can, so the readers of provider config keep it as this and the writers write it as a float again.
+ * `toJSON` gives the number, so that any other writer writes at least its value.
+ */
+export class WholeFloat {
+  public constructor(public readonly value: number) {}
+
+  public toJSON(): number {
+    return this.value;
+  }
+}
+
+/**
+ * A scalar the writers take: a bigint is a whole number too big for a JavaScript number (PyYAML reads it as
+ * a Python int); a {@link WholeFloat} a float of whole value.
+ */
+export type ScalarValue = string | number | bigint | boolean | null | WholeFloat;
 
 export function isScalarValue(value: unknown): value is ScalarValue {
-  return value === null || ['string', 'number', 'bigint', 'boolean'].includes(typeof value);
+  return value === null || value instanceof WholeFloat || ['string', 'number', 'bigint', 'boolean'].includes(typeof value);
+}
+
+/**
+ * `value` with plain numbers where it holds a {@link WholeFloat} (its number) or a bigint (the nearest number),
+ * as a JSON reader in Go or JavaScript has them: the values checks compare with numbers. Parts without either are
+ * the same objects, so that a value without them is returned as it is.
+ */
+export function plainNumbers(value: unknown): unknown {
+  if (value instanceof WholeFloat) return value.value;
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) {
+    const items = value.map(plainNumbers);
+    return items.every((item, i) => Object.is(item, value[i])) ? value : items;
+  }
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+    const entries = Object.entries(value).map(([k, v]) => [k, plainNumbers(v)] as const);
+    return entries.every(([k, v]) => Object.is(v, (value as Record<string, unknown>)[k])) ? value : Object.fromEntries(entries);
+  }
+  return value;
+}
+
+/** The number a text of `float` form stands for: a {@link WholeFloat} when it is a whole number (but -0, a float already). */
+export function floatValue(n: number): number | WholeFloat {
+  return Number.isFinite(n) && Number.isInteger(n) && !Object.is(n, -0) ? new WholeFloat(n) : n;
 }
 
 /**
@@ -43,6 +84,7 @@ export function renderScalar(value: ScalarValue, asJson: boolean, path: readonly
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') return formatNumber(value, asJson, path);
   if (typeof value === 'bigint') return value.toString();
+  if (value instanceof WholeFloat) return floatText(value.value);
   return asJson || !isPlainSafe(value) ? quoteString(value) : value;
 }
 
@@ -92,6 +134,14 @@ export function unicodeEscape(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
+/** `n` written as a float: with a dot (`1.0`, `2500000000000000.0`, `1.0e+300`, `1.0e-7`) and a signed exponent, both of which PyYAML needs. */
+function floatText(n: number): string {
+  const text = String(n);
+  const e = text.indexOf('e');
+  const mantissa = e < 0 ? text : text.slice(0, e);
+  return mantissa.includes('.') ? text : `${mantissa}.0${e < 0 ? '' : text.slice(e)}`;
+}
+
 /**
  * A number in the form PyYAML (YAML 1.1) resolves to the same value and kind: whole numbers as
  * integers in full digits (`1e+21` would be a string to PyYAML, and digits beyond 2^53 are written
@@ -109,8 +159,5 @@ function formatNumber(n: number, asJson: boolean, path: readonly PathSegment[]):
   }
   if (Object.is(n, -0)) return '-0.0';
   if (Number.isInteger(n)) return Number.isSafeInteger(n) ? String(n) : BigInt(n).toString();
-  const text = String(n);
-  const e = text.indexOf('e');
-  if (e < 0 || text.slice(0, e).includes('.')) return text;
-  return `${text.slice(0, e)}.0${text.slice(e)}`;
+  return floatText(n);
 }

@@ -8,6 +8,7 @@ import { mergeConfigCommand } from '../../src/cli/merge-config-command';
 import { providerKey } from '../../src/run-config/provider-id';
 import { firstDifference } from '../../src/run-config/read-back';
 import { CONFIG_LIMITS, parseUntrustedYaml } from '../../src/run-config/safe-yaml';
+import { WholeFloat } from '../../src/run-config/scalars';
 import { recordingIo } from '../run-config/cli-io';
 import { metadataYaml, provider, readFixture, removeTempDirs, tempDir, writeMetadataDir } from '../run-config/helpers';
 import { hostileConfig } from '../run-config/hostile-values';
@@ -474,6 +475,46 @@ describe('kube-inference merge-config: values llama-stack\'s YAML 1.1 reader wou
       expect(pythonDifference(list(merged, 'inference').at(-1), entry)).toBeUndefined();
       expect(pythonDifference(list(merged, 'safety').at(-1).$map[3][1], { '<<': 'yes', 'n': 1e-7 })).toBeUndefined();
       expect(pythonDifference(list(extra, 'inference')[0], entry)).toBeUndefined();
+    });
+  });
+
+  describe('numbers keep their kind and every digit: a float of whole value stays a float, an integer beyond 2^53 an integer', () => {
+    const NUMBERS = '{"f": 1.0, "e": 3.0e+0, "fl": 2.5e+15, "big": 9007199254740993, "huge": 12345678901234567890, "z": -0, "nz": -0.0, "x": 1.5}';
+    const merge = async () => {
+      const pod = podVolumes();
+      writeMetadataDir(pod.metadata, [provider('p', { image: 'quay.io/acme/p:1' })]);
+      fs.writeFileSync(path.join(pod.metadata, 'p', 'crd-config.yaml'),
+        `{"providerId": "p", "api": "inference", "crdSection": "inference", "image": "quay.io/acme/p:1", "order": 0, "config": ${NUMBERS}}\n`);
+      const result = await run(pod.args);
+      expect(result).toMatchObject({ code: 0, err: '' });
+      return [fs.readFileSync(path.join(pod.output, 'config.yaml'), 'utf8'), fs.readFileSync(path.join(pod.output, 'extra-providers.yaml'), 'utf8')];
+    };
+
+    test('as written into both outputs', async () => {
+      for (const text of await merge()) {
+        expect(text).toContain('config:\n      f: 1.0\n      e: 3.0\n      fl: 2500000000000000.0\n      big: 9007199254740993\n      huge: 12345678901234567890\n'
+          + '      z: 0\n      nz: -0.0\n      x: 1.5\n');
+      }
+    });
+
+    describeWhen('read by real PyYAML', pyyamlSupport(), 'python3 with PyYAML', () => {
+      test('floats and integers as Python reads the crd-config.yaml', async () => {
+        const intended = {
+          f: new WholeFloat(1),
+          e: new WholeFloat(3),
+          fl: new WholeFloat(2.5e15),
+          big: BigInt('9007199254740993'),
+          huge: BigInt('12345678901234567890'),
+          z: 0,
+          nz: -0,
+          x: 1.5,
+        };
+        expect(pythonDifference(pythonLoad([NUMBERS], 'json')[0].value, intended)).toBeUndefined();
+        for (const doc of pythonLoad(await merge()).map((r) => r.value as any)) {
+          const inference = doc.$map.find(([k]: [string]) => k === 'providers')[1].$map.find(([k]: [string]) => k === 'inference')[1];
+          expect(pythonDifference(inference.at(-1).$map.find(([k]: [string]) => k === 'config')[1], intended)).toBeUndefined();
+        }
+      });
     });
   });
 

@@ -576,6 +576,37 @@ describe('manifests are read as kubectl reads them', () => {
   });
 });
 
+describe('numbers a JavaScript number cannot hold', () => {
+  test('an object passed through keeps the integers kubectl keeps (64 bits); a decimal beyond them is a float, as to kubectl', async () => {
+    const r = await cli(['render', '-'], {
+      stdin: 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: x}\nspec: {a: 9007199254740993, b: -9223372036854775808, c: 18446744073709551615, '
+        + 'd: 0x1_0000_0000_0000_0000, e: 123456789012345678901234567890}\n',
+    });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toContain('spec:\n  a: 9007199254740993\n  b: -9223372036854775808\n  c: 18446744073709551615\n  d: 18446744073709551616\n'
+      + '  e: 1.2345678901234568e+29\n');
+  });
+
+  test('a provider\'s config keeps every digit and the float of a whole value, in crd-config.yaml and in the config merged at synth', async () => {
+    const config = '{big: 9007199254740993, huge: 12345678901234567890, f: 1.0, e: 3.0e+0, fl: 2.5e+15, z: -0, nz: -0.0, x: 1.5}';
+    const r = await cli(['render', '-'], {
+      stdin: [
+        'apiVersion: llamastack.io/v1alpha1', 'kind: LlamaStackDistribution',
+        'metadata: {name: a, namespace: ai, annotations: {kube-inference.io/server-version: "0.7"}}', 'spec:', '  server:',
+        '    distribution: {name: starter}', '    externalProviders:', '      inference:',
+        '        - {providerId: p, image: quay.io/acme/p:1, metadata: "apiVersion: llamastack.io/v1alpha1\\nkind: ProviderPackage\\nmetadata: {name: p, version: 1.0.0, vendor: tests}\\n'
+          + 'spec: {packageName: acme_p, providerType: remote::p, api: inference, wheelPath: /lls-provider/p.whl}\\n",',
+        `           config: ${config}}`,
+        '    userConfig:', '      config: {version: 2, distro_name: starter, apis: [inference], providers: {inference: []}}', '',
+      ].join('\n'),
+    });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toContain('"config":{"big":9007199254740993,"huge":12345678901234567890,"f":1.0,"e":3.0,"fl":2500000000000000.0,"z":0,"nz":-0.0,"x":1.5}');
+    expect(r.stdout).toContain('config:\n          big: 9007199254740993\n          huge: 12345678901234567890\n          f: 1.0\n          e: 3.0\n'
+      + '          fl: 2500000000000000.0\n          z: 0\n          nz: -0.0\n          x: 1.5\n');
+  });
+});
+
 describe('kube-inference render: objects valid as a whole', () => {
   const doc = (server: string, namespace = 'ai') =>
     `apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: a, namespace: ${namespace}}\nspec:\n  server:\n    distribution: {name: starter}\n${server}\n`;

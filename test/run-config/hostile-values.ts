@@ -1,3 +1,5 @@
+import { WholeFloat } from '../../src/run-config/scalars';
+
 /**
  * Values that YAML 1.1 readers (PyYAML's `safe_load`, which llama-stack uses) read differently from
  * YAML 1.2, or that break a careless writer: each must come back from our files exactly as given.
@@ -44,7 +46,8 @@ const LONG = 'k'.repeat(1100);
 
 /**
  * A provider config made of every hostile value: as list items, as mapping values, as keys, nested.
- * `json` leaves out what JSON cannot carry (infinities, NaN, keys over 1000 characters) and bigints.
+ * `json` leaves out what JSON cannot carry (infinities, NaN, keys over 1000 characters), bigints and floats of
+ * whole value.
  */
 export function hostileConfig(options: { json?: boolean } = {}): Record<string, unknown> {
   const keys = HOSTILE_STRINGS.filter((s) => !options.json || s !== LONG);
@@ -57,7 +60,10 @@ export function hostileConfig(options: { json?: boolean } = {}): Record<string, 
     enabled: 'yes',
     separator: '\t',
     // JSON.parse cannot hold them exactly (and the pod's crd-config.yaml is read back in JavaScript).
-    ...(options.json ? {} : { bigints: [BigInt('123456789012345678901234567890'), -(BigInt(2) ** BigInt(64))] }),
+    ...(options.json ? {} : {
+      bigints: [BigInt('123456789012345678901234567890'), -(BigInt(2) ** BigInt(64))],
+      wholeFloats: [new WholeFloat(1), new WholeFloat(-3), new WholeFloat(2.5e15), new WholeFloat(1e300), new WholeFloat(2 ** 60)],
+    }),
     booleans: [true, false],
     nothing: null,
     byKey,

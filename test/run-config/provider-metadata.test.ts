@@ -83,7 +83,7 @@ describe('parseProviderMetadata', () => {
     ['missing name', (t: string) => t.replace('  name: custom-vllm\n', ''),
       'metadata.name: missing; expected a package identifier'],
     ['unquoted version read as a number', (t: string) => t.replace('"1.2.0"', '1.0'),
-      'metadata.version: found a number (1); expected a version string such as "1.2.0". YAML read the unquoted value as a number (1); quote it.'],
+      'metadata.version: found a number (1.0); expected a version string such as "1.2.0". YAML read the unquoted value as a number (1.0); quote it.'],
     ['missing vendor', (t: string) => t.replace('  vendor: acme\n', ''),
       'metadata.vendor: missing'],
     ['metadata not a mapping', (t: string) => t.replace(/metadata:\n(  .*\n)+spec:/, 'metadata: []\nspec:'),

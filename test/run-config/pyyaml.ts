@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { WholeFloat } from '../../src/run-config/scalars';
 import { SandboxSupport } from '../sandbox/host';
 
 /**
@@ -62,8 +63,8 @@ export function pyyamlValue(text: string): unknown {
 
 /**
  * Where a value Python read differs from the value intended, described; undefined when they agree.
- * Whole JavaScript numbers must come back as Python ints of the same value, other numbers as floats
- * (NaN as NaN, -0 as -0.0); strings with the same characters; keys as string keys; booleans, null,
+ * Whole JavaScript numbers must come back as Python ints of the same value, other numbers and WholeFloats
+ * as floats (NaN as NaN, -0 as -0.0); strings with the same characters; keys as string keys; booleans, null,
  * lists and mappings likewise. Members set to `undefined` count as absent.
  */
 export function pythonDifference(python: unknown, intended: unknown, path = ''): string | undefined {
@@ -75,6 +76,10 @@ export function pythonDifference(python: unknown, intended: unknown, path = ''):
   if (typeof intended === 'bigint') {
     const p = python as { $int?: string } | null;
     return p?.$int !== undefined && BigInt(p.$int) === intended ? undefined : found();
+  }
+  if (intended instanceof WholeFloat) {
+    const p = python as { $float?: string } | null;
+    return p?.$float !== undefined && pythonFloat(p.$float) === intended.value ? undefined : found();
   }
   if (typeof intended === 'number') {
     const p = python as { $int?: string; $float?: string } | null;
@@ -116,12 +121,6 @@ function pythonFloat(repr: string): number {
   if (repr === '-inf') return -Infinity;
   if (repr === 'nan') return NaN;
   return Number(repr);
-}
-
-/** The value of a Python float as read by {@link pythonLoad}; undefined for anything else. */
-export function pythonFloatValue(python: unknown): number | undefined {
-  const repr = (python as { $float?: string } | null)?.$float;
-  return repr === undefined ? undefined : pythonFloat(repr);
 }
 
 function short(key: string): string {

@@ -1,6 +1,7 @@
 import { aliasBomb } from './fuzz-inputs';
 import { runConfigError } from './helpers';
 import { CONFIG_LIMITS, METADATA_LIMITS, parseUntrustedYaml, YamlLimits } from '../../src/run-config/safe-yaml';
+import { WholeFloat } from '../../src/run-config/scalars';
 
 const where = { source: 'input.yaml', providerId: 'p', image: 'quay.io/p:1', resolution: 'Fix it.' };
 const fails = (text: string, limits: YamlLimits = METADATA_LIMITS): string => runConfigError(() => parseUntrustedYaml(text, limits, where)).message;
@@ -104,7 +105,7 @@ describe('parseUntrustedYaml', () => {
       k: '2024-1-1',
       l: new Date('2024-01-01T00:00:00Z'),
       m: '0o17',
-      n2: 1,
+      n2: new WholeFloat(1),
     });
     expect(Object.is(value.g, -0)).toBe(false);
   });
