@@ -11,13 +11,13 @@ export function nodeMeasurer(work, runs) {
   const preload = path.join(work, 'peak-rss.cjs');
   const rssFile = path.join(work, 'rss.txt');
   fs.writeFileSync(preload, "process.on('exit', () => require('fs').writeFileSync(process.env.PEAK_RSS_FILE, String(process.resourceUsage().maxRSS)));\n");
-  return (nodeArgs) => {
+  return (nodeArgs, env = {}) => {
     const times = [];
     let peak = 0;
     for (let i = 0; i < runs; i++) {
       const started = process.hrtime.bigint();
       const r = spawnSync(process.execPath, ['--require', preload, ...nodeArgs], {
-        encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, env: { ...process.env, PEAK_RSS_FILE: rssFile },
+        encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, env: { ...process.env, ...env, PEAK_RSS_FILE: rssFile },
       });
       times.push(Number(process.hrtime.bigint() - started) / 1e6);
       if (r.status !== 0) throw new Error(`node ${nodeArgs.join(' ')} failed:\n${r.stderr}`);

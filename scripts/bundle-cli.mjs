@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Bundles the compiled CLI (lib/cli/main.js and what it imports: this library's modules, cdk8s,
-// constructs, yaml) into one CommonJS file, lib/cli/kube-inference.cjs, the package's `bin`. Every
+// constructs, yaml) into one CommonJS file, lib/cli/kube-inference.bundle.cjs, which the package's `bin`,
+// lib/cli/kube-inference.cjs (the launcher, src/cli/launcher.ts), loads with V8's code cache. Every
 // `kube-inference` run starts by loading its modules, and loading ~250 small files (module resolution,
 // two copies of yaml: cdk8s bundles its own) cost more than the rendering itself; one file is read and
 // compiled once. The code is not minified, so a reported stack trace stays readable.
@@ -13,7 +14,7 @@
 // The licences of the bundled packages are written beside it, to kube-inference.cjs.LICENSES.txt.
 //
 // Usage: node scripts/bundle-cli.mjs   (after tsc; the compile task runs it)
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -21,7 +22,8 @@ import { build } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const lib = join(root, 'lib');
 const outDir = join(lib, 'cli');
-const outFile = join(outDir, 'kube-inference.cjs');
+const outFile = join(outDir, 'kube-inference.bundle.cjs');
+const binFile = join(outDir, 'kube-inference.cjs');
 
 /** A path from the bundle's directory, as a require() in it must name it. */
 const fromBundle = (file) => {
@@ -74,4 +76,8 @@ const notices = [...packages.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map
   if (!licenseFile) throw new Error(`bundle-cli: ${name} has no LICENSE file; its licence must ship with the bundle`);
   return [`${name} ${pkg.version} (${pkg.license})`, '', readFileSync(licenseFile, 'utf8').trim()].join('\n');
 });
-writeFileSync(`${outFile}.LICENSES.txt`, `The kube-inference CLI (kube-inference.cjs) bundles these packages:\n\n${notices.join(`\n\n${'-'.repeat(72)}\n\n`)}\n`);
+writeFileSync(`${binFile}.LICENSES.txt`, `The kube-inference CLI (kube-inference.bundle.cjs) bundles these packages:\n\n${notices.join(`\n\n${'-'.repeat(72)}\n\n`)}\n`);
+
+// The package's bin: the launcher tsc compiled (lib/cli/launcher.js), which loads the bundle beside it.
+writeFileSync(binFile, `#!/usr/bin/env node\n${readFileSync(join(outDir, 'launcher.js'), 'utf8')}`, { mode: 0o755 });
+chmodSync(binFile, 0o755);

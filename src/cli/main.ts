@@ -60,8 +60,11 @@ export async function runCli(argv: string[], streams: CliIo): Promise<number> {
   }
 }
 
-if (require.main === module) {
+/** Runs the command line of this process (the package's `bin`, launcher.ts, calls it). */
+export function main(): void {
   void runCli(process.argv.slice(2), processIo()).then((code) => {
     process.exitCode = code;
   });
 }
+
+if (require.main === module) main();

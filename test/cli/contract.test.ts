@@ -13,7 +13,7 @@ import { writeFilesAtomically } from '../../src/run-config/files';
 import { describeWhen } from '../sandbox/host';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
-// The built binary as the package's `bin` names it: the bundle of lib/cli/main.js.
+// The built binary as the package's `bin` names it: the launcher of the bundle of lib/cli/main.js.
 const BIN = join(__dirname, '..', '..', 'lib', 'cli', 'kube-inference.cjs');
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 const tmp = () => mkdtempSync(join(tmpdir(), 'cli-contract-'));

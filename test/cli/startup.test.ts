@@ -8,7 +8,8 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 const LIB = join(__dirname, '..', '..', 'lib');
-const BUNDLE = join(LIB, 'cli', 'kube-inference.cjs');
+const BIN = join(LIB, 'cli', 'kube-inference.cjs');
+const BUNDLE = join(LIB, 'cli', 'kube-inference.bundle.cjs');
 const UNBUNDLED = join(LIB, 'cli', 'main.js');
 const LLSD = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
 
@@ -34,17 +35,17 @@ spec:
 `;
 
 describe('the bundled CLI', () => {
-  test('renders from its one file, cdk8s and yaml included', () => {
-    expect(loadedModules(BUNDLE, ['render', LLSD])).toEqual([BUNDLE]);
-    expect(loadedModules(BUNDLE, ['render', '-'], MODEL)).toEqual([BUNDLE]);
+  test('renders from its one file, cdk8s and yaml included, loaded by the launcher', () => {
+    expect(loadedModules(BIN, ['render', LLSD])).toEqual([BIN, BUNDLE]);
+    expect(loadedModules(BIN, ['render', '-'], MODEL)).toEqual([BIN, BUNDLE]);
   });
 
   test('validate reads built-in kinds\' vendored schemas as data; ajv loads for custom resources only', () => {
-    const loaded = loadedModules(BUNDLE, ['render', LLSD]);
+    const loaded = loadedModules(BIN, ['render', LLSD]);
     expect(loaded).not.toContainEqual(expect.stringMatching(/node_modules\/(ajv|kubernetes-models)\//));
-    expect(loadedModules(BUNDLE, ['validate', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {a: b}\n')).toEqual([BUNDLE]);
+    expect(loadedModules(BIN, ['validate', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {a: b}\n')).toEqual([BIN, BUNDLE]);
     const workspace = 'apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata: {name: w}\nresource: {labelSelector: {}}\n';
-    expect(loadedModules(BUNDLE, ['validate', '-'], workspace)).toContainEqual(expect.stringMatching(/node_modules\/ajv\//));
+    expect(loadedModules(BIN, ['validate', '-'], workspace)).toContainEqual(expect.stringMatching(/node_modules\/ajv\//));
   });
 });
 

@@ -1,0 +1,98 @@
+// The `kube-inference` command as the package's `bin` runs it: loads the bundled CLI beside it
+// (kube-inference.bundle.cjs, scripts/bundle-cli.mjs) with V8's code cache, so that a run does not compile
+// the bundle's 1.2 MB of JavaScript again — that compile was a third of a `render` of one document. On Node
+// 22.1 and later Node's own compile cache does it (module.enableCompileCache); on Node 20 the launcher keeps
+// the cache the same way, as V8 code cache data (vm.Script's cachedData). V8 checks cached data against the
+// source and the engine and ignores what does not match; the cache only saves compile time, so when it
+// cannot be read or written the CLI runs as without it, with the same output.
+//
+// The cache lives in a directory of the user's own (`$XDG_CACHE_HOME/kube-inference` or
+// `~/.cache/kube-inference`, mode 0700; KUBE_INFERENCE_COMPILE_CACHE names another, `off` none): V8 trusts
+// cached data as compiled code, so one another user could write to is never read.
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Module class itself (constructed below), not a namespace
+import Module = require('module');
+import * as os from 'os';
+import * as path from 'path';
+import * as vm from 'vm';
+
+const BUNDLE = path.join(__dirname, 'kube-inference.bundle.cjs');
+
+/** The cache directory, made if need be; undefined when off, or not the user's own alone. */
+function cacheDirectory(): string | undefined {
+  const given = process.env.KUBE_INFERENCE_COMPILE_CACHE;
+  if (given === 'off') return undefined;
+  const dir = given || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'kube-inference');
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stat = fs.statSync(dir);
+    const own = typeof process.getuid !== 'function' || stat.uid === process.getuid();
+    // eslint-disable-next-line no-bitwise -- permission bits
+    return stat.isDirectory() && own && (stat.mode & 0o022) === 0 ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The bundle's exports, compiled with the cache of `dir` (written when it had none that fits). */
+function loadWithCodeCache(dir: string | undefined): BundleExports {
+  let source = fs.readFileSync(BUNDLE, 'utf8');
+  // A shebang line is a comment to Node's loader only.
+  if (source.startsWith('#!')) source = `//${source.slice(2)}`;
+  const key = createHash('sha256').update(process.version).update(process.arch).update(source).digest('hex').slice(0, 32);
+  // One cache per command: each holds what its command's first run compiled (a run compiles the functions it calls).
+  const command = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other';
+  const cacheFile = dir === undefined ? undefined : path.join(dir, `${key}-${command}.v8cache`);
+  let cachedData: Buffer | undefined;
+  try {
+    if (cacheFile !== undefined) cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    // No cache yet.
+  }
+  const script = new vm.Script(Module.wrap(source), { filename: BUNDLE, cachedData });
+  // A module as Node's loader makes one, in its cache as a loaded file is.
+  const bundle = new Module(BUNDLE, module);
+  bundle.filename = BUNDLE;
+  bundle.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(__dirname);
+  require.cache[BUNDLE] = bundle;
+  if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
+    // Taken at exit, so that it holds the functions this run compiled too.
+    process.once('exit', () => writeCache(cacheFile, key, script));
+  }
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper.call(bundle.exports, bundle.exports, Module.createRequire(BUNDLE), bundle, BUNDLE, __dirname);
+  bundle.loaded = true;
+  return bundle.exports as BundleExports;
+}
+
+/**
+ * Writes the cache by renaming a new file over it, so that a concurrent run reads a whole one or none; the
+ * caches of other bundles (an earlier release) are removed.
+ */
+function writeCache(file: string, key: string, script: vm.Script): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temporary, script.createCachedData(), { flag: 'wx', mode: 0o600 });
+    fs.renameSync(temporary, file);
+    const dir = path.dirname(file);
+    for (const old of fs.readdirSync(dir)) if (old.endsWith('.v8cache') && !old.startsWith(key)) fs.rmSync(path.join(dir, old), { force: true });
+  } catch {
+    fs.rmSync(temporary, { force: true });
+  }
+}
+
+/** What the bundle's entry (main.ts) exports. */
+interface BundleExports {
+  main(): void;
+}
+
+const enableCompileCache = (Module as unknown as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
+if (enableCompileCache !== undefined) {
+  const dir = cacheDirectory();
+  if (dir !== undefined) enableCompileCache(dir);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- Node's loader reads and writes the compile cache itself
+  (require(BUNDLE) as BundleExports).main();
+} else {
+  loadWithCodeCache(cacheDirectory()).main();
+}
