@@ -1,7 +1,7 @@
 import { fstatSync, writeSync } from 'fs';
 import { parseArgs, ParseArgsConfig } from 'util';
 import { readTextCapped } from '../run-config/files';
-import { unicodeEscape } from '../run-config/scalars';
+import { BIDI_CONTROLS, unicodeEscape } from '../run-config/scalars';
 import { closest } from '../suggest';
 
 /** What a CLI command may touch of the outside world; tests pass their own. */
@@ -24,7 +24,7 @@ export interface CliIo {
  * escape sequences that clear the screen, set the title or write the clipboard; CR overwrites a line),
  * DEL, C1 controls (CSI, OSC), and the bidirectional controls, which reorder the text shown.
  */
-const TERMINAL_CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+const TERMINAL_CONTROLS = new RegExp(`[\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F${BIDI_CONTROLS}]`, 'g');
 
 /**
  * Text for a terminal, with {@link TERMINAL_CONTROLS} written as `\uXXXX`: what came from outside (a

@@ -19,13 +19,13 @@ import { Document, Scalar, ScalarTag, Tags } from 'yaml';
 import { stringifyString } from 'yaml/util';
 import { asKubectlReads } from '../run-config/goyaml-schema';
 import { asPyYamlReads } from '../run-config/pyyaml-schema';
-import { quoteString } from '../run-config/scalars';
+import { BIDI_CONTROLS, quoteString } from '../run-config/scalars';
 
 const STR = 'tag:yaml.org,2002:str';
 const MERGE = 'tag:yaml.org,2002:merge';
 
 /** Characters that make a string double-quoted, escaped. */
-const SPECIAL_CHARACTERS = /[\t\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029\uFEFF\uFFFE\uFFFF\uD800-\uDFFF]/u;
+const SPECIAL_CHARACTERS = new RegExp(`[\\t\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F${BIDI_CONTROLS}\\u2028\\u2029\\uFEFF\\uFFFE\\uFFFF\\uD800-\\uDFFF]`, 'u');
 
 /** The implicit (plain-scalar) patterns of a schema, but its strings'. */
 const implicitPatterns = (tags: Tags): RegExp[] => tags

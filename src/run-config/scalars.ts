@@ -108,12 +108,18 @@ function isPlainSafe(text: string): boolean {
 }
 
 /**
+ * The bidirectional controls (ALM, LRM, RLM, the embeddings and overrides, the isolates), as a character class
+ * body: they reorder what an editor or a terminal shows of the text around them, so every writer here escapes them.
+ */
+export const BIDI_CONTROLS = '\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069';
+
+/**
  * Characters JSON leaves raw that YAML readers treat specially: DEL and C1 controls (PyYAML refuses
  * them raw; NEL is a line break to it), LINE and PARAGRAPH SEPARATOR (line breaks to PyYAML), the
  * byte order mark and the non-characters U+FFFE and U+FFFF; and the bidirectional controls, which
  * reorder what an editor or a terminal shows of the text around them.
  */
-const ESCAPE_BEYOND_JSON = /[\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029\uFEFF\uFFFE\uFFFF]/g;
+const ESCAPE_BEYOND_JSON = new RegExp(`[\\u007F-\\u009F${BIDI_CONTROLS}\\u2028\\u2029\\uFEFF\\uFFFE\\uFFFF]`, 'g');
 
 /**
  * A double-quoted string with JSON's escapes only (`\"`, `\\`, `\n`, `\t`, `\uXXXX`, ...), which YAML's
