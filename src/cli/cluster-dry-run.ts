@@ -106,8 +106,10 @@ export class ClusterDryRun {
     const base = apiPath(apiVersion);
     const namespace = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : this.namespace;
     // A name or namespace `.` or `..` would be resolved as a path step, sending the request elsewhere:
-    // the API server takes no such name (it may not be a path segment), so it is refused here, unsent.
-    for (const [field, value] of [['metadata.name', metadata.name], ['metadata.namespace', namespace]]) {
+    // the API server takes no such name (it may not be a path segment), so it is refused here, unsent. The
+    // namespace of a cluster-scoped object is in no path (the API server clears it: rest.BeforeCreate).
+    const inPath = resource.namespaced ? [['metadata.name', metadata.name], ['metadata.namespace', namespace]] : [['metadata.name', metadata.name]];
+    for (const [field, value] of inPath) {
       if (value === '.' || value === '..') return { accepted: false, message: `${field}: Invalid value: "${value}": may not be '${value}'`, warnings: [] };
     }
     const collection = `${base}${resource.namespaced ? `/namespaces/${encodeURIComponent(namespace)}` : ''}/${resource.name}`;

@@ -56,7 +56,7 @@ describe('validate --server against a hostile cluster', () => {
   /** Discovery of v1 serves ConfigMaps; everything else goes to `other`. */
   const serving = (other: (req: IncomingMessage, res: ServerResponse) => void) => (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'GET' && req.url === '/api/v1') {
-      res.end(JSON.stringify({ resources: [{ name: 'configmaps', kind: 'ConfigMap', namespaced: true }] }));
+      res.end(JSON.stringify({ resources: [{ name: 'configmaps', kind: 'ConfigMap', namespaced: true }, { name: 'namespaces', kind: 'Namespace', namespaced: false }] }));
     } else {
       other(req, res);
     }
@@ -113,7 +113,13 @@ describe('validate --server against a hostile cluster', () => {
       expect(r.stderr).toContain(`metadata.name: Invalid value: "${name}": may not be '${name}'`);
       expect(r.code).toBe(1);
     }
+    const namespaced = await validate(['--kubeconfig', kubeconfig], {}, CONFIG_MAP.replace('"namespace":"default"', '"namespace":".."'));
+    expect(namespaced.stderr).toContain('metadata.namespace: Invalid value: "..": may not be \'..\'');
     expect(requests).toEqual([]);
+    // A cluster-scoped object's namespace is in no path: the API server clears it, and judges the object.
+    const namespace = JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x', namespace: '..' } });
+    expect(await validate(['--kubeconfig', kubeconfig], {}, namespace)).toMatchObject({ code: 0 });
+    expect(requests).toEqual([expect.stringMatching(/^PATCH \/api\/v1\/namespaces\/x\?/)]);
   });
 
   describe('an exec credential plugin', () => {
