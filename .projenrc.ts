@@ -22,6 +22,9 @@ const project = new typescript.TypeScriptProject({
     'ajv@^8.17.0',
     // Schemas of the core Kubernetes kinds (v4: the last line that ships CommonJS).
     'kubernetes-models@^4.5.1',
+    // Go's regexp semantics (RE2: linear time, no lookaround or backreferences) for CRD `pattern`s and
+    // CEL `matches()`, as the API server evaluates them; a pure-JS port with a CommonJS build.
+    're2js@^2.10.0',
   ],
   // The app's own cdk8s and constructs: a second copy nested under this package would make its Chart
   // a different class from the app's. The ranges are what test/consumer/ installs: the lowest and the newest.

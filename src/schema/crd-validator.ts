@@ -3,11 +3,12 @@ import type Ajv from 'ajv';
 import type { AnySchema, ErrorObject, ValidateFunction } from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { compareStrings, isRecord as isMapping } from '../checks';
-import { CelEvaluationError, CelExpression, CelSyntaxError } from './cel';
+import { CelCostBudget, CelCostLimitError, CelEvaluationError, CelExpression, CelSyntaxError } from './cel';
 import { FieldErrors } from './kubernetes/field-errors';
 import { dns1123Subdomain } from './kubernetes/names';
 import { checkObjectMeta } from './kubernetes/object-meta';
 import { DEFAULT_KUBERNETES_MINOR, KubernetesOpenApi, OBJECT_META_SCHEMA } from './kubernetes/openapi';
+import { compileRe2, re2RegExpEngine, Re2SyntaxError } from './re2';
 
 /** One way an object does not conform to its CRD schema. */
 export interface SchemaViolation {
@@ -96,7 +97,9 @@ export class CrdValidator {
       const AjvClass = (require('ajv') as typeof import('ajv')).default;
       // Without ajv's code optimisation passes: they cost more than they save for a schema compiled
       // once per run (a DynamoGraphDeployment's schema: about 150 ms of a 220-object validate).
-      this.ajvInstance = new AjvClass({ allErrors: true, strict: false, logger: false, formats: KUBERNETES_FORMATS, code: { optimize: false } });
+      // Patterns are Go's regular expressions, as the API server runs them (./re2).
+      const code = { optimize: false, regExp: re2RegExpEngine };
+      this.ajvInstance = new AjvClass({ allErrors: true, strict: false, logger: false, formats: KUBERNETES_FORMATS, code });
     }
     return this.ajvInstance;
   }
@@ -157,7 +160,7 @@ export class CrdValidator {
     KubernetesOpenApi.of(kubernetesMinor).checkAs(OBJECT_META_SCHEMA, object.metadata, 'metadata', metadata);
     checkObjectMeta(dns1123Subdomain, object.metadata, metadata);
     violations.push(...metadata.violations);
-    checkCelRules(entry.schema, object, '', violations, notes);
+    checkCelRules(entry.schema, object, '', { violations, notes, budget: new CelCostBudget() });
     return result(violations, notes);
   }
 }
@@ -198,8 +201,37 @@ function versionsOf(crd: unknown): VersionEntry[] {
     if (!isRecord(schema)) {
       throw new Error(`CRD ${crd.metadata?.name ?? kind}: version ${v.name} has no openAPIV3Schema`);
     }
+    checkPatterns(schema, `CRD ${crd.metadata?.name ?? kind}: spec.versions[${versions.indexOf(v)}].schema.openAPIV3Schema`);
     return { type: { apiVersion: `${group}/${v.name}`, kind }, schema };
   });
+}
+
+/**
+ * Refuses a `pattern` Go's regexp package does not compile, as the API server refuses the CRD, in its
+ * words: ajv would otherwise run it with other semantics. Walks the schema's nested schemas only (a
+ * `pattern` key in a `default` or `example` value is data).
+ * @throws Error naming the pattern's field
+ */
+function checkPatterns(schema: unknown, path: string): void {
+  if (!isRecord(schema)) return;
+  if (typeof schema.pattern === 'string') {
+    try {
+      compileRe2(schema.pattern);
+    } catch (e) {
+      if (!(e instanceof Re2SyntaxError)) throw e;
+      throw new Error(`${path}.pattern: Invalid value: ${JSON.stringify(schema.pattern)}: must be a valid regular expression, but isn't: ${e.message}`);
+    }
+  }
+  for (const [name, sub] of Object.entries(isRecord(schema.properties) ? schema.properties : {})) {
+    checkPatterns(sub, `${path}.properties[${name}]`);
+  }
+  checkPatterns(schema.items, `${path}.items`);
+  checkPatterns(schema.additionalProperties, `${path}.additionalProperties`);
+  checkPatterns(schema.not, `${path}.not`);
+  for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
+    const list: unknown[] = Array.isArray(schema[keyword]) ? schema[keyword] : [];
+    list.forEach((sub, index) => checkPatterns(sub, `${path}.${keyword}[${index}]`));
+  }
 }
 
 /**
@@ -273,37 +305,66 @@ function join(path: string, field: string): string {
   return path === '' ? field : `${path}.${field}`;
 }
 
+/** What the CEL rules of one object found, and the cost budget they share. */
+interface CelRun {
+  readonly violations: SchemaViolation[];
+  readonly notes: string[];
+  /** The API server's budget for one object's rules; once exhausted, no further rule is evaluated. */
+  readonly budget: CelCostBudget;
+}
+
 /** Walks schema and value together, evaluating the CEL rules attached to each present value. */
-function checkCelRules(schema: unknown, value: unknown, path: string, violations: SchemaViolation[], notes: string[]): void {
-  if (!isRecord(schema) || value === undefined) return;
+function checkCelRules(schema: unknown, value: unknown, path: string, run: CelRun): void {
+  if (!isRecord(schema) || value === undefined || run.budget.exhausted) return;
   const rules = schema['x-kubernetes-validations'];
   if (Array.isArray(rules)) {
     for (const rule of rules as CelRule[]) {
       if (typeof rule.rule !== 'string' || /\boldSelf\b/.test(rule.rule)) continue; // transition rules only apply on update
-      try {
-        if (!CelExpression.parse(rule.rule).evaluateBoolean({ self: value })) {
-          violations.push({ path, message: rule.message ?? `failed rule: ${rule.rule}` });
-        }
-      } catch (e) {
-        if (e instanceof CelSyntaxError || e instanceof CelEvaluationError) {
-          notes.push(`${path || '<root>'}: could not evaluate x-kubernetes-validations rule ${JSON.stringify(rule.rule)}: ${e.message}`);
-        } else {
-          throw e;
-        }
-      }
+      checkCelRule(rule, value, path, run);
+      if (run.budget.exhausted) return;
     }
   }
   if (isRecord(value) && isRecord(schema.properties)) {
     for (const [name, sub] of Object.entries(schema.properties)) {
-      checkCelRules(sub, value[name], join(path, name), violations, notes);
+      checkCelRules(sub, value[name], join(path, name), run);
     }
   }
   if (isRecord(value) && isRecord(schema.additionalProperties)) {
     for (const [name, item] of Object.entries(value)) {
-      checkCelRules(schema.additionalProperties, item, join(path, name), violations, notes);
+      checkCelRules(schema.additionalProperties, item, join(path, name), run);
     }
   }
   if (Array.isArray(value) && isRecord(schema.items)) {
-    value.forEach((item, index) => checkCelRules(schema.items, item, `${path}[${index}]`, violations, notes));
+    value.forEach((item, index) => checkCelRules(schema.items, item, `${path}[${index}]`, run));
+  }
+}
+
+/**
+ * Evaluates one rule. Its cost is bounded as the API server bounds it, with its messages
+ * (staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/validation.go, validateExpressions):
+ * an object whose rules spent the budget, or a rule over the per-call limit, gets no further rule evaluated.
+ */
+function checkCelRule(rule: CelRule, value: unknown, path: string, run: CelRun): void {
+  let outcome: boolean | CelSyntaxError | CelEvaluationError;
+  try {
+    outcome = CelExpression.parse(rule.rule).evaluateBoolean({ self: value }, run.budget);
+  } catch (e) {
+    if (!(e instanceof CelSyntaxError || e instanceof CelEvaluationError)) throw e;
+    outcome = e;
+  }
+  // The API server looks at the budget first, whatever the rule's outcome.
+  if (run.budget.exhausted) {
+    run.violations.push({ path, message: 'validation failed due to running out of cost budget, no further validation rules will be run' });
+  } else if (outcome instanceof CelCostLimitError) {
+    const named = rule.message?.trim() || rule.rule.trim();
+    run.violations.push({
+      path,
+      message: `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${named}`,
+    });
+    run.budget.remaining = -1;
+  } else if (outcome instanceof Error) {
+    run.notes.push(`${path || '<root>'}: could not evaluate x-kubernetes-validations rule ${JSON.stringify(rule.rule)}: ${outcome.message}`);
+  } else if (!outcome) {
+    run.violations.push({ path, message: rule.message ?? `failed rule: ${rule.rule}` });
   }
 }

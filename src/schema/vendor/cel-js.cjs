@@ -1,4 +1,4 @@
-// @marcbachmann/cel-js 8.0.0 (https://github.com/marcbachmann/cel-js#readme), bundled into CommonJS by scripts/vendor-cel.mjs: do not edit.
+// @marcbachmann/cel-js 8.0.0 (https://github.com/marcbachmann/cel-js#readme), bundled into CommonJS and patched by scripts/vendor-cel.mjs: do not edit.
 // Its licence (MIT):
 //   MIT License
 //
@@ -645,13 +645,6 @@ function registerFunctions(registry) {
       );
     }
     return string.substring(start, end);
-  });
-  functionOverload("string.matches(string): bool", (a, b) => {
-    try {
-      return new RegExp(b).test(a);
-    } catch (_err) {
-      throw evaluationError("invalid_regular_expression", `Invalid regular expression: ${b}`);
-    }
   });
   functionOverload("string.split(string): list<string>", (s, sep) => s.split(sep));
   functionOverload("string.split(string, int): list<string>", (s, sep, l) => {
@@ -4124,6 +4117,11 @@ var Environment = class _Environment {
     this.#parser = new Parser(this.opts.limits, this.#registry);
     Object.freeze(this);
   }
+  // Added by kube-inference-constructs (scripts/vendor-cel.mjs): hook(node) is called before each node is evaluated.
+  setEvaluationHook(hook) {
+    this.#evaluator.evaluationHook = hook;
+    return this;
+  }
   clone(opts) {
     return new _Environment(opts, this);
   }
@@ -4234,6 +4232,7 @@ var Evaluator = class extends Base {
     }
   }
   run(ast, ctx) {
+    this.evaluationHook?.(ast);
     return ast.evaluate(this, ast, ctx);
   }
 };

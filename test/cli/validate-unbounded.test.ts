@@ -1,0 +1,31 @@
+// The red-team finding "Unbounded work" (issue 28) through the CLI users run (the bundle; `npx projen
+// compile` builds it): `validate --crd` ran until killed on these; the API server's work is bounded.
+import { spawnSync } from 'child_process';
+import { mkdtempSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { stringify } from 'yaml';
+import { ALMOST, bound, boundCrd, tags, TRIPLE_ALL, unboundedFields } from '../schema/unbounded-work';
+
+const BIN = join(__dirname, '..', '..', 'lib', 'cli', 'kube-inference.cjs');
+
+test('validate --crd: a backtracking pattern, a backtracking matches() and a costly rule end with the API server\'s verdicts', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'validate-unbounded-'));
+  const crd = join(dir, 'crd.yaml');
+  const objects = join(dir, 'objects.yaml');
+  writeFileSync(crd, stringify(boundCrd(unboundedFields())));
+  writeFileSync(objects, [{ word: ALMOST }, { letters: ALMOST }, { tags: tags(400) }].map((spec) => stringify(bound(spec))).join('---\n'));
+  // The timeout is an outer bound for a regression, not the expectation.
+  const r = spawnSync(process.execPath, [BIN, 'validate', '--crd', crd, objects], { encoding: 'utf8', timeout: 60_000 });
+  expect({ status: r.status, stderr: r.stderr }).toEqual({
+    status: 1,
+    stderr: [
+      `error: ${objects} document 1 (Bound "b"): spec.word: must match pattern "^(a+)+$"`,
+      `error: ${objects} document 2 (Bound "b"): spec.letters: only as`,
+      `error: ${objects} document 3 (Bound "b"): spec.tags: 'operation cancelled: actual cost limit exceeded': `
+        + `no further validation rules will be run due to call cost exceeds limit for rule: ${TRIPLE_ALL}`,
+      '3 object(s): 0 valid, 3 invalid, 0 without a schema (Kubernetes 1.37)',
+      '',
+    ].join('\n'),
+  });
+}, 90_000);
