@@ -6,7 +6,7 @@
 // two copies of yaml: cdk8s bundles its own) cost more than the rendering itself; one file is read and
 // compiled once. The code is not minified, so a reported stack trace stays readable.
 //
-// Left out, and loaded from the package's node_modules when a command needs them: ajv and
+// Left out, and loaded from the package's node_modules when a command needs them: ajv, re2js and
 // kubernetes-models (`validate` only), the CommonJS build of the CEL library (CEL selection rules
 // only). The init scripts and vendored CRDs are read from their directories in lib/ and crds/ as
 // before: `__dirname` in each bundled module of lib/ names the module's own directory.
@@ -56,7 +56,7 @@ const result = await build({
   format: 'cjs',
   // One copy of yaml: cdk8s's own (a bundled dependency of cdk8s) is replaced by the package's.
   alias: { yaml: join(root, 'node_modules', 'yaml') },
-  external: ['ajv', 'kubernetes-models', '@kubernetes/client-node'],
+  external: ['ajv', 'kubernetes-models', '@kubernetes/client-node', 're2js'],
   plugins: [keepModuleDirectories],
   banner: { js: '// The kube-inference CLI, bundled by scripts/bundle-cli.mjs; licences of the bundled packages: kube-inference.cjs.LICENSES.txt' },
   legalComments: 'none',
