@@ -11,7 +11,7 @@ import { delimiter, join } from 'path';
 import type * as ClientNode from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import { apiGroupOf, isRecord } from '../checks';
 import { runExecPlugin } from './exec-credential';
-import { fileKind } from '../run-config/files';
+import { fileKind } from '../io';
 
 /** Where to find the cluster. */
 export interface ClusterTarget {

@@ -1,8 +1,7 @@
 import { resolve } from 'path';
 import { CliIo } from './io';
+import { describeFsError, InputTooLargeError, readRegularFileCapped, parseUntrustedYamlStream, YamlLimits } from '../io';
 import { RunConfigError } from '../run-config/errors';
-import { describeFsError, InputTooLargeError, readRegularFileCapped } from '../run-config/files';
-import { parseUntrustedYamlStream, YamlLimits } from '../run-config/safe-yaml';
 import { plainNumbers } from '../run-config/scalars';
 
 /** One parsed YAML document of the input. */

@@ -1,6 +1,6 @@
 import { fstatSync, writeSync } from 'fs';
 import { parseArgs, ParseArgsConfig } from 'util';
-import { readTextCapped } from '../run-config/files';
+import { readTextCapped } from '../io';
 import { BIDI_CONTROLS, unicodeEscape } from '../run-config/scalars';
 import { closest } from '../suggest';
 
@@ -8,7 +8,7 @@ import { closest } from '../suggest';
 export interface CliIo {
   /**
    * Reads all of standard input, up to `maxBytes`.
-   * @throws InputTooLargeError (from run-config/files) beyond `maxBytes`, having read no further
+   * @throws InputTooLargeError (from io/files) beyond `maxBytes`, having read no further
    */
   readonly readStdin: (maxBytes: number) => Promise<string>;
   /** Writes to standard output. */

@@ -1,17 +1,16 @@
 import * as path from 'node:path';
 import { Command, parseCommandArgs, UsageError } from './io';
 import { isRecord } from '../checks';
+import { describeFsError, readTextCapped, writeFilesAtomically, CONFIG_LIMITS } from '../io';
 import { BASE_CONFIG_DIR, MERGED_CONFIG_DIR, METADATA_DIR } from '../llama-stack/paths';
 import { RunConfigError } from '../run-config/errors';
 import { EXTRA_PROVIDERS_FILE } from '../run-config/external-providers';
-import { describeFsError, readTextCapped, writeFilesAtomically } from '../run-config/files';
 import { mergeRunConfig } from '../run-config/merge';
 import { formatMergeLog, MERGE_LOG_FILE } from '../run-config/merge-log';
 import { readExternalProviders } from '../run-config/metadata-dir';
 import { droppedKeysWarning, generateOgxConfig } from '../run-config/ogx-configgen';
 import { DEFAULT_SERVER_VERSION, findRelease, knownReleasesText } from '../run-config/releases';
 import { renderYaml } from '../run-config/render';
-import { CONFIG_LIMITS } from '../run-config/safe-yaml';
 import { parseServedModels, ServedModel } from '../run-config/served-models';
 import { ServerTransport } from '../run-config/server-transport';
 

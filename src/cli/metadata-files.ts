@@ -2,8 +2,7 @@ import { realpathSync } from 'fs';
 import { resolve } from 'path';
 import { isRecord } from '../checks';
 import { Problem, ProblemCollector } from '../errors';
-import { describeFsError, InputTooLargeError, isWithin, NotARegularFileError, OutsideDirectoryError, readRegularFileCapped } from '../run-config/files';
-import { METADATA_LIMITS } from '../run-config/safe-yaml';
+import { describeFsError, InputTooLargeError, isWithin, NotARegularFileError, OutsideDirectoryError, readRegularFileCapped, METADATA_LIMITS } from '../io';
 
 /**
  * The `metadataFile`s of a document's providers, read by `render` itself: a document is input from

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describeFsError, entryAt, readRegularFileCapped } from '../run-config/files';
+import { describeFsError, entryAt, readRegularFileCapped } from '../io';
 
 /**
  * The file in which `render -o DIR` records the files it wrote into DIR, so that the next run removes

@@ -2,7 +2,7 @@ import { dirname, resolve } from 'path';
 import { Construct } from 'constructs';
 import { apiGroupOf, DNS1123_LABEL, isKubernetesApiVersion, isRecord } from '../checks';
 import { ValidationError } from '../errors';
-import { describeFsError, writeFilesAtomically } from '../run-config/files';
+import { describeFsError, writeFilesAtomically } from '../io';
 import { formatPath, PathSegment } from '../run-config/scalars';
 import { nameRuleOf } from '../schema/kubernetes/object-meta';
 import { DEFAULT_KUBERNETES_MINOR } from '../schema/kubernetes/openapi';

@@ -4,7 +4,7 @@ import { compareStrings, isRecord } from '../checks';
 import { ClusterDryRun, ClusterTarget, ClusterUnreachableError } from './cluster-dry-run';
 import { readInputs } from './inputs';
 import { CliIo, Command, parseCommandArgs, UsageError } from './io';
-import { describeFsError } from '../run-config/files';
+import { describeFsError } from '../io';
 import { DEFAULT_KUBERNETES_MINOR, KUBERNETES_MINORS } from '../schema/kubernetes/openapi';
 import { ManifestValidator } from '../schema/manifest-validator';
 

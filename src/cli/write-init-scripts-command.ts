@@ -1,7 +1,7 @@
 import { Command, parseCommandArgs, UsageError } from './io';
+import { describeFsError, writeFilesAtomically } from '../io';
 import { SCRIPTS_DIR } from '../llama-stack/paths';
 import { initScripts, initScriptsDigest } from '../llama-stack/scripts';
-import { describeFsError, writeFilesAtomically } from '../run-config/files';
 import { packageVersion } from '../run-config/merge-image';
 
 const USAGE = `Usage: kube-inference write-init-scripts --sha256 DIGEST [--dir DIR]

@@ -3,9 +3,9 @@
 // readers a manifest meets would take its plain form for something else. The library quotes what its
 // own YAML 1.1 schema resolves; the readers that follow see more:
 // - kubectl (and client-go, Helm, Argo CD: sigs.k8s.io/yaml) resolves numbers with goyaml.v2
-//   (run-config/goyaml-schema.ts): `0O17`, `0X1F`, `0B11`, `0_x1F` and `1__0` are numbers there;
+//   (io/goyaml-schema.ts): `0O17`, `0X1F`, `0B11`, `0_x1F` and `1__0` are numbers there;
 // - PyYAML (`yaml.safe_load`, which the Llama Stack server and most Python tools use): its own YAML 1.1
-//   patterns (run-config/pyyaml-schema.ts), and a plain `=` it cannot load;
+//   patterns (io/pyyaml-schema.ts), and a plain `=` it cannot load;
 // - YAML 1.2 readers (the core schema: `0o17` is 15 there), and the library's own YAML 1.1 reader, which
 //   resolves `.`, `0:30` and `2024-1-2` that its writer leaves plain;
 // - the merge key `<<`, which goyaml.v2 and PyYAML merge instead of reading as a key (and PyYAML
@@ -17,8 +17,7 @@
 // (run-config/scalars.ts quoteString), which every reader reads alike.
 import { Document, Scalar, ScalarTag, Tags } from 'yaml';
 import { stringifyString } from 'yaml/util';
-import { asKubectlReads } from '../run-config/goyaml-schema';
-import { asPyYamlReads } from '../run-config/pyyaml-schema';
+import { asKubectlReads, asPyYamlReads } from '../io';
 import { BIDI_CONTROLS, quoteString } from '../run-config/scalars';
 
 const STR = 'tag:yaml.org,2002:str';

@@ -13,8 +13,7 @@ import {
   validateProviderMetadata,
 } from '../run-config';
 import type { ValidatedProvider } from './validate';
-import { describeFsError, readRegularFileCapped } from '../run-config/files';
-import { METADATA_LIMITS } from '../run-config/safe-yaml';
+import { describeFsError, readRegularFileCapped, METADATA_LIMITS } from '../io';
 import type { ServedModel } from '../run-config/served-models';
 import type { ServerTransport } from '../run-config/server-transport';
 import { addressKeyConflict, placeServiceAddress } from '../run-config/service-address';

@@ -4,7 +4,7 @@ import { RunConfigError } from './errors';
 import { clip, describe, PlainMap, readString, unknownKeys } from './fields';
 import { providerIdProblem, providerKey } from './provider-id';
 import { allApisText } from './releases';
-import { CONFIG_LIMITS, parseUntrustedYaml } from './safe-yaml';
+import { CONFIG_LIMITS, parseUntrustedYaml } from '../io';
 import { readServiceAddress, ServiceAddress } from './service-address';
 
 /** Name of the provider-settings file each install init container writes next to the metadata. */

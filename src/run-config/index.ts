@@ -19,6 +19,6 @@ export * from './merge-log';
 export * from './merge-image';
 export { renderYaml, renderJson, LLAMA_STACK_LAYOUT, UnwritableValueError } from './render';
 export type { YamlLayout, PathSegment } from './render';
-export { METADATA_LIMITS, CONFIG_LIMITS, parseUntrustedYaml } from './safe-yaml';
-export type { YamlLimits, ParsedYaml, YamlSource } from './safe-yaml';
+export { METADATA_LIMITS, CONFIG_LIMITS, parseUntrustedYaml } from '../io';
+export type { YamlLimits, ParsedYaml, YamlSource } from '../io';
 export { readExternalProviders } from './metadata-dir';

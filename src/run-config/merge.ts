@@ -10,7 +10,7 @@ import { PROVIDER_METADATA_FILE } from './provider-metadata';
 import { verifyReadBack } from './read-back';
 import { DEFAULT_SERVER_VERSION, requireRelease, ServerRelease } from './releases';
 import { UnwritableValueError } from './render';
-import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from './safe-yaml';
+import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from '../io';
 import { formatPath } from './scalars';
 import {
   SERVED_MODEL_PROVIDER_TYPE, ServedModel, servedModelId, servedModelProviderEntry, servedModelRegistration,

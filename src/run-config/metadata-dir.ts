@@ -3,9 +3,8 @@ import * as path from 'node:path';
 import { CRD_CONFIG_FILE, CrdProviderConfig, parseCrdConfig } from './crd-config';
 import { IssueCollector, RunConfigError } from './errors';
 import { ResolvedExternalProvider } from './external-providers';
-import { describeFsError, readRegularFileCapped } from './files';
 import { parseProviderMetadata, PROVIDER_METADATA_FILE } from './provider-metadata';
-import { CONFIG_LIMITS, METADATA_LIMITS } from './safe-yaml';
+import { describeFsError, readRegularFileCapped, CONFIG_LIMITS, METADATA_LIMITS } from '../io';
 
 /**
  * Reads the external providers the install init containers left in the shared metadata directory:

@@ -28,9 +28,8 @@ import {
   compareCodePoints, ConfigProvider, expandProviders, ExpandedProviders, fieldPath, GoFloat, GoMap, goQuote, GoValue,
   SecretEnv, SpecFields,
 } from './ogx-configgen-providers';
-import { asPyYamlReads } from './pyyaml-schema';
-import { CONFIG_LIMITS, parseUntrustedYaml } from './safe-yaml';
-import type { ParsedYaml } from './safe-yaml';
+import { asPyYamlReads, CONFIG_LIMITS, parseUntrustedYaml } from '../io';
+import type { ParsedYaml } from '../io';
 
 /** What the operator generates for one OGXServer. */
 export interface GeneratedConfig {

@@ -3,7 +3,7 @@ import { isLlamaStackApi, LlamaStackApi } from './apis';
 import { RunConfigError } from './errors';
 import { clip, describe, PlainMap, readMap, readString, unknownKeys } from './fields';
 import { allApisText } from './releases';
-import { METADATA_LIMITS, parseUntrustedYaml } from './safe-yaml';
+import { METADATA_LIMITS, parseUntrustedYaml } from '../io';
 import { ProviderServiceAddressSpec, readServiceAddressSpec } from './service-address';
 
 /** `apiVersion` of a provider metadata file. */

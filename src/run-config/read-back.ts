@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject } from '../checks';
 import { MAX_WRITE_DEPTH } from './render';
-import { CONFIG_LIMITS, parseUntrustedYaml, YamlLimits } from './safe-yaml';
+import { CONFIG_LIMITS, parseUntrustedYaml, YamlLimits } from '../io';
 import { formatPath, PathSegment } from './scalars';
 
 /**

@@ -9,7 +9,7 @@ import { cli } from './run';
 import { MANIFEST_LIMITS } from '../../src/cli/inputs';
 import { EXIT_BROKEN_PIPE } from '../../src/cli/io';
 import { makeRenderCommand, MAX_RENDER_OUTPUT_BYTES } from '../../src/cli/render-command';
-import { writeFilesAtomically } from '../../src/run-config/files';
+import { writeFilesAtomically } from '../../src/io/files';
 import { describeWhen } from '../sandbox/host';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');

@@ -9,7 +9,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { MetadataFiles } from '../../src/cli/metadata-files';
 import { ProblemCollector } from '../../src/errors';
-import { OutsideDirectoryError, readRegularFileCapped } from '../../src/run-config/files';
+import { OutsideDirectoryError, readRegularFileCapped } from '../../src/io/files';
 
 /** Called after each realpathSync of the code under test, with its path: where the test makes its swap. */
 let afterRealpath: (path: string) => void = () => {};

@@ -1,9 +1,9 @@
 import { parse } from 'yaml';
 import { provider, readFixture, runConfigError } from './helpers';
 import { hostileConfig } from './hostile-values';
+import { CONFIG_LIMITS, parseUntrustedYaml } from '../../src/io/safe-yaml';
 import { mergeRunConfig } from '../../src/run-config/merge';
 import { firstDifference } from '../../src/run-config/read-back';
-import { CONFIG_LIMITS, parseUntrustedYaml } from '../../src/run-config/safe-yaml';
 
 /** The merge for llama-stack 0.7, whose configs (safety, eval, …) these cases are written in. */
 const merge07 = (...[base, providers, options]: Parameters<typeof mergeRunConfig>) => mergeRunConfig(base, providers, { serverVersion: '0.7', ...options });

@@ -3,10 +3,10 @@ import * as path from 'node:path';
 import { parse } from 'yaml';
 import { runConfigError } from './helpers';
 import { FINITE_NUMBERS, HOSTILE_STRINGS } from './hostile-values';
+import { CONFIG_LIMITS, parseUntrustedYaml } from '../../src/io/safe-yaml';
 import { RunConfigError } from '../../src/run-config/errors';
 import { generateOgxConfig, GeneratedConfig, hasDeclarativeConfig } from '../../src/run-config/ogx-configgen';
 import { renderYaml } from '../../src/run-config/render';
-import { CONFIG_LIMITS, parseUntrustedYaml } from '../../src/run-config/safe-yaml';
 
 /** Upstream's test data (cmd/configgen/testdata of ogx-ai/ogx-k8s-operator v0.14.0), copied verbatim. */
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'ogx-configgen');

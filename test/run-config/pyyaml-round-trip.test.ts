@@ -1,9 +1,9 @@
 import { provider, readFixture } from './helpers';
 import { hostileConfig, HOSTILE_STRINGS, PLAIN_HOSTILE_STRINGS } from './hostile-values';
 import { PythonResult, pythonDifference, pythonLoad, pyyamlSupport, pyyamlValue } from './pyyaml';
+import { CONFIG_LIMITS, parseUntrustedYaml } from '../../src/io/safe-yaml';
 import { mergeRunConfig } from '../../src/run-config/merge';
 import { renderJson, renderYaml } from '../../src/run-config/render';
-import { CONFIG_LIMITS, parseUntrustedYaml } from '../../src/run-config/safe-yaml';
 import { describeWhen } from '../sandbox/host';
 
 /** The merge for llama-stack 0.7, whose configs (safety, eval, …) these cases are written in. */

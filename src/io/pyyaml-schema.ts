@@ -1,5 +1,5 @@
 import type { ScalarTag, Tags } from 'yaml';
-import { floatValue, WholeFloat } from './scalars';
+import { floatValue, WholeFloat } from '../run-config/scalars';
 import { scalarTag } from './yaml-tags';
 
 /*

@@ -1,5 +1,5 @@
 import type { Tags } from 'yaml';
-import { floatValue } from './scalars';
+import { floatValue } from '../run-config/scalars';
 import { scalarTag } from './yaml-tags';
 
 /*

@@ -1,7 +1,7 @@
-import { aliasBomb } from './fuzz-inputs';
-import { runConfigError } from './helpers';
-import { CONFIG_LIMITS, METADATA_LIMITS, parseUntrustedYaml, YamlLimits } from '../../src/run-config/safe-yaml';
+import { CONFIG_LIMITS, METADATA_LIMITS, parseUntrustedYaml, YamlLimits } from '../../src/io/safe-yaml';
 import { WholeFloat } from '../../src/run-config/scalars';
+import { aliasBomb } from '../run-config/fuzz-inputs';
+import { runConfigError } from '../run-config/helpers';
 
 const where = { source: 'input.yaml', providerId: 'p', image: 'quay.io/p:1', resolution: 'Fix it.' };
 const fails = (text: string, limits: YamlLimits = METADATA_LIMITS): string => runConfigError(() => parseUntrustedYaml(text, limits, where)).message;

@@ -1,8 +1,8 @@
 import { CST, isAlias, isCollection, isPair, isScalar, Lexer, LineCounter, Node, parseAllDocuments, parseDocument, visit } from 'yaml';
 import type { Document, Tags } from 'yaml';
-import { RunConfigError } from './errors';
 import { asKubectlReads } from './goyaml-schema';
 import { asPyYamlReads, PYYAML_ONLY_LINE_BREAKS } from './pyyaml-schema';
+import { RunConfigError } from '../run-config/errors';
 
 /**
  * Bounds for one untrusted YAML input. Provider metadata comes from third-party images and the base
