@@ -78,7 +78,7 @@ export type { OverrideField, OverrideFieldType, OverrideSchema } from './model-d
 export type { ResolvedComponent, ResolvedGpu, ResolvedModelDeployment } from './model-deployment/resolved-spec';
 export { KaitoProvider } from './model-deployment/providers/kaito/provider';
 export type { KaitoProviderOptions } from './model-deployment/providers/kaito/provider';
-export type { KaitoApiVersion } from './model-deployment/providers/kaito/workspace';
+export type { KaitoApiVersion } from './model-deployment/providers/kaito/api-version';
 export type { KaitoNodeProvisioning } from './model-deployment/providers/kaito/overrides';
 export type { KaitoCloudProvider } from './model-deployment/providers/kaito/skus';
 export { DynamoProvider, DEFAULT_DYNAMO_VERSION } from './model-deployment/providers/dynamo/provider';

@@ -1,4 +1,4 @@
-import type { LlamaStackWithProvidersArgs } from './llama-stack-with-providers';
+import type { LlamaStackWithProvidersArgs } from './llama-stack-args';
 import { ProblemCollector } from '../errors';
 import type { LlamaStackWithProvidersProps } from '../llama-stack';
 import { DEFAULT_SERVER_VERSION, findRelease, releaseName, releaseOfImageTag } from '../run-config/releases';

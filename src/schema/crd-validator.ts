@@ -9,14 +9,7 @@ import { dns1123Subdomain } from './kubernetes/names';
 import { checkObjectMeta } from './kubernetes/object-meta';
 import { DEFAULT_KUBERNETES_MINOR, KubernetesOpenApi, OBJECT_META_SCHEMA } from './kubernetes/openapi';
 import { compileRe2, re2RegExpEngine, Re2SyntaxError } from './re2';
-
-/** One way an object does not conform to its CRD schema. */
-export interface SchemaViolation {
-  /** Dotted path of the offending field, e.g. `spec.services.Frontend.replicas`; `` for the root. */
-  readonly path: string;
-  /** What is wrong, in the schema's terms. */
-  readonly message: string;
-}
+import type { SchemaViolation } from './schema-violation';
 
 /** The outcome of validating one object. */
 export interface CrdValidationResult {

@@ -1,4 +1,4 @@
-import type { SchemaViolation } from '../crd-validator';
+import type { SchemaViolation } from '../schema-violation';
 
 /** The longest value a message quotes whole. */
 const SHOWN_MAX = 120;

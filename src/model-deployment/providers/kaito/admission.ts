@@ -6,9 +6,10 @@
 // rules are in preset-checks.ts. Rules that depend on the live cluster (the nodes matching a
 // bring-your-own selector and their GPU labels, whether a gated model outside KAITO's catalogue needs
 // a token) cannot be decided here and are documented instead.
+import { KaitoApiVersion } from './api-version';
 import { KaitoSettings } from './overrides';
 import { acceptsUnknownSku, KaitoCloudProvider, kaitoSku, kaitoSkuNames } from './skus';
-import { KaitoApiVersion, rendersInferenceSet } from './workspace';
+import { rendersInferenceSet } from './workspace';
 import { Problem } from '../../../errors';
 import { closest } from '../../../suggest';
 import { ResolvedModelDeployment } from '../../resolved-spec';

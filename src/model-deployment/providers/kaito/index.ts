@@ -1,7 +1,7 @@
 export * from './provider';
 export * from './status';
 export * from './inference-config';
-export type { KaitoApiVersion } from './workspace';
+export type { KaitoApiVersion } from './api-version';
 export type { KaitoNodeProvisioning } from './overrides';
 export { KAITO_INFERENCE_PORT } from './inference';
 export { INFERENCE_SET_LABEL } from './inference-set';

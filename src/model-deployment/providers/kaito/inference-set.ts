@@ -3,10 +3,10 @@
 // `<name>-<random>` and creates no Service for the set, so we render one: `<name>`, port 80, in
 // front of the pods of every Workspace of the set.
 import { ApiObject, ApiObjectMetadata } from 'cdk8s';
+import { KaitoApiVersion } from './api-version';
 import { KAITO_INFERENCE_PORT, KaitoInference, kaitoMatchLabels } from './inference';
 import { KaitoSettings } from './overrides';
 import { KAITO_SERVICE_PORT } from './status';
-import { KaitoApiVersion } from './workspace';
 import type { InferenceSetProps, InferenceSetSpecTemplateInference, InferenceSetV1Beta1Props } from '../../../imports/kaito-inference-set.generated';
 import { defineObject, defineCustomResource } from '../../../kubernetes-objects';
 import { MODEL_DEPLOYMENT_LABEL } from '../../metadata';

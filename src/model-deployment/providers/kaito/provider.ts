@@ -1,18 +1,19 @@
 import { ApiObject } from 'cdk8s';
-import { Problem } from '../../../errors';
-import { OverrideSchema } from '../../overrides';
-import { InferenceProvider, RenderContext, ResourceType, SelectionRule } from '../../provider';
 import { ResolvedModelDeployment } from '../../resolved-spec';
 import { EndpointStatus, ModelDeploymentStatus, UpstreamResource } from '../../status';
 import { argsConflicts } from '../common';
 import { kaitoAdmissionProblems } from './admission';
+import { KaitoApiVersion } from './api-version';
 import { ggufFileProblems, KAITO_INFERENCE_PORT, llamacppServedName } from './inference';
 import { vllmConfigProblems } from './inference-config';
 import { KaitoNodeProvisioning, kaitoOverrides, kaitoSettings } from './overrides';
 import { kaitoPresetOf, kaitoPresetProblems, kaitoPresetWarnings } from './preset-checks';
 import { KAITO_CLOUD_PROVIDERS, KaitoCloudProvider } from './skus';
 import { kaitoEndpoint, translateInferenceSetStatus, translateWorkspaceStatus } from './status';
-import { KaitoApiVersion, renderKaito, rendersInferenceSet } from './workspace';
+import { renderKaito, rendersInferenceSet } from './workspace';
+import { Problem } from '../../../errors';
+import { OverrideSchema } from '../../overrides';
+import { InferenceProvider, RenderContext, ResourceType, SelectionRule } from '../../provider';
 
 /** Options of the KAITO provider. */
 export interface KaitoProviderOptions {

@@ -2,15 +2,13 @@
 // replica count). A Workspace puts `resource` and `inference` at the top level of the object (there
 // is no `spec`); the types generated from the CRDs model exactly that, so they type the object directly.
 import { ApiObject, ApiObjectMetadata } from 'cdk8s';
+import { KaitoApiVersion } from './api-version';
 import { kaitoMatchLabels, renderKaitoInference } from './inference';
 import { renderInferenceSet } from './inference-set';
 import { KaitoSettings } from './overrides';
 import type { WorkspaceInference, WorkspaceProps, WorkspaceV1Beta1Props } from '../../../imports/kaito-workspace.generated';
 import { defineCustomResource } from '../../../kubernetes-objects';
 import { RenderContext } from '../../provider';
-
-/** The API versions this translation produces (Workspace and InferenceSet alike). */
-export type KaitoApiVersion = 'kaito.sh/v1beta1' | 'kaito.sh/v1alpha1';
 
 /**
  * Whether a deployment renders an InferenceSet: `resource.count` of a Workspace is the (deprecated)
