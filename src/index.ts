@@ -17,20 +17,17 @@ export type { CdkPlusModule, PlusServiceProps } from './plus-service';
 
 // LlamaStackWithProviders: an OGX (formerly Llama Stack) server with deploy-time external providers.
 export { LlamaStackWithProviders } from './llama-stack/llama-stack-with-providers';
-export type { LlamaStackWithProvidersProps } from './llama-stack/llama-stack-with-providers';
-export { DISTRIBUTION_IMAGES, DEFAULT_DISTRIBUTION_CONFIG_PATHS, distributionImage } from './llama-stack/distribution';
-export type { Distribution } from './llama-stack/distribution';
-export { ConfigValue } from './llama-stack/external-providers';
-export type { ExternalProvider, ExternalProviders, ImagePullPolicy, SecretKeyReference } from './llama-stack/external-providers';
+export type { LlamaStackWithProvidersProps } from './llama-stack/props';
+export { DISTRIBUTION_IMAGES, DEFAULT_DISTRIBUTION_CONFIG_PATHS, distributionImage } from './llama-stack/server/distribution';
+export type { Distribution } from './llama-stack/options';
+export { ConfigValue } from './llama-stack/providers/options';
+export type { ExternalProvider, ExternalProviders, SecretKeyReference } from './llama-stack/providers/options';
 export type {
-  AllowedFrom, AutoscalingOptions, CaBundleOptions, ExposeAs, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions, ServerTlsOptions,
-  StackModel, StorageOptions, UserConfig,
+  AllowedFrom, AutoscalingOptions, CaBundleOptions, ExposeAs, ImagePullPolicy, NetworkOptions, PodDisruptionBudgetOptions, PodSecurityOptions,
+  ServerTlsOptions, StackModel, StorageOptions, UserConfig,
 } from './llama-stack/options';
-export type { HealthCheck } from './llama-stack/health-check';
-export type { ResourceRequirements } from './llama-stack/pod';
-export type { ProviderServicePart } from './llama-stack/provider-service-part';
-export type { ProviderSidecar } from './llama-stack/provider-sidecar';
-export type { ProviderService } from './llama-stack/provider-service';
+export type { HealthCheck, ResourceRequirements } from './llama-stack/options';
+export type { ProviderServicePart, ProviderSidecar, ProviderService } from './llama-stack/providers/options';
 export { SERVER_RELEASES, DEFAULT_SERVER_VERSION, LLAMA_STACK_RELEASES, DEFAULT_LLAMA_STACK_VERSION } from './run-config/releases';
 export type { DistributionImages, LlamaStackRelease, ServerEnvNames, ServerRelease } from './run-config/releases';
 export { providerKey, MAX_PROVIDER_KEY_LENGTH } from './run-config/provider-id';

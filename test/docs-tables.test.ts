@@ -35,7 +35,7 @@ function firstColumnNames(file: string, header: string): string[] {
 const sorted = (names: Iterable<string>) => [...new Set(names)].sort();
 
 test('README: the LlamaStackWithProviders table has a row for every prop, and no other', () => {
-  const props = interfaces('src/llama-stack/llama-stack-with-providers.ts').LlamaStackWithProvidersProps;
+  const props = interfaces('src/llama-stack/props.ts').LlamaStackWithProvidersProps;
   expect(sorted(firstColumnNames('README.md', '| prop | default | what it does |'))).toEqual(sorted(props));
 });
 

@@ -8,7 +8,7 @@ import {
   SERVER_VERSION_ANNOTATION,
 } from './llama-stack-document';
 import { MetadataFiles } from './metadata-files';
-import { appConfigMaps } from '../llama-stack/used-config-maps';
+import { appConfigMaps } from '../llama-stack/pod';
 import { describeIssue, RunConfigError } from '../run-config/errors';
 import { generateOgxConfig, hasDeclarativeConfig } from '../run-config/ogx-configgen';
 import { expandProviders, SpecFields } from '../run-config/ogx-configgen-providers';

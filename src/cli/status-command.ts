@@ -2,8 +2,8 @@ import { readInputs } from './inputs';
 import { Command, parseCommandArgs, terminalSafe, UsageError } from './io';
 import { stringifyYaml } from './yaml-output';
 import { isKubernetesApiVersion, isRecord } from '../checks';
-import { LlamaStackStatus, llamaStackPodStatus } from '../llama-stack/pod-status';
-import { SERVER_LABEL } from '../llama-stack/provider-service';
+import { LlamaStackStatus, llamaStackPodStatus } from '../llama-stack/pod';
+import { SERVER_LABEL } from '../llama-stack/providers';
 import { ModelDeploymentStatus } from '../model-deployment/status';
 import { translateStatus } from '../model-deployment/translate-status';
 

@@ -1,6 +1,6 @@
 import { Command, parseCommandArgs, UsageError } from './io';
 import { describeFsError, writeFilesAtomically } from '../io';
-import { SCRIPTS_DIR } from '../llama-stack/paths';
+import { SCRIPTS_DIR } from '../llama-stack/pod';
 import { initScripts, initScriptsDigest } from '../llama-stack/scripts';
 import { packageVersion } from '../run-config/merge-image';
 

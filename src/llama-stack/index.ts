@@ -1,7 +1,7 @@
+// The LlamaStackWithProviders construct: an OGX (formerly Llama Stack) server with deploy-time external providers.
 export * from './llama-stack-with-providers';
-export * from './distribution';
-export * from './external-providers';
+export * from './props';
 export * from './options';
-export type { HealthCheck } from './health-check';
-export type { ResourceRequirements } from './pod';
+export * from './providers';
+export * from './server';
 export { MAX_NAME_LENGTH } from './validate';

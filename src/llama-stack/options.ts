@@ -264,3 +264,43 @@ export interface StackModel {
   /** The Service's namespace (a ModelDeployment endpoint's; not read). */
   readonly namespace?: string;
 }
+
+/** The distribution to run: exactly one of `name` or `image`. */
+export interface Distribution {
+  /**
+   * A named distribution, mapped to upstream's image of the server release (`serverVersion`):
+   * `docker.io/ogxai/distribution-<name>:<version>` for OGX (`starter`, `postgres-demo`, `nvidia`,
+   * `oci`, `open-benchmark`, `watsonx`), `docker.io/llamastack/distribution-<name>:<version>` for
+   * llama-stack (`starter`, `remote-vllm`, `meta-reference-gpu`, `postgres-demo`), tagged with the
+   * newest patch release this library verified.
+   * @default - none; give `image` instead
+   */
+  readonly name?: string;
+  /**
+   * A distribution image reference. Prefer a digest (`...@sha256:...`) or a fixed tag in production.
+   * @default - none; give `name` instead
+   */
+  readonly image?: string;
+}
+
+/** Image pull policies a container accepts. */
+export type ImagePullPolicy = 'Always' | 'IfNotPresent' | 'Never';
+
+/** Container resource requests and limits, as Kubernetes quantities (`'500m'`, `'2Gi'`, `nvidia.com/gpu: '1'`). */
+export interface ResourceRequirements {
+  /** Minimum resources reserved for the container. */
+  readonly requests?: { [resource: string]: string };
+  /** Maximum resources the container may use. */
+  readonly limits?: { [resource: string]: string };
+}
+
+/**
+ * How the kubelet checks the server:
+ * - `http`: GET `/v1/health` on the server port;
+ * - `https`: the same over TLS, for a server with `server.tls_certfile`;
+ * - `tcp`: a connection to the port only, for a server with `server.quota`. Its middleware counts
+ *   every HTTP request against the client's quota, health checks included, and the kubelet's
+ *   checks all come from one address (llama_stack/core/server/quota.py): frequent HTTP probes
+ *   would use up the anonymous quota and have a healthy server restarted.
+ */
+export type HealthCheck = 'http' | 'https' | 'tcp';

@@ -1,8 +1,8 @@
 import { DNS1123_LABEL, DNS1123_SUBDOMAIN, isQualifiedName, isRecord, LABEL_VALUE, ShapeChecker, SUBDOMAIN_HINT } from '../checks';
 import { checkReferences, ReferenceField } from '../object-reference';
 import { checkEnvValues, checkEnvVars } from '../pod-spec-checks';
-import { HEALTH_CHECKS } from './health-check';
-import { EXTERNAL_PROVIDER_SECTIONS } from './release';
+import { HEALTH_CHECKS } from './server/health-check';
+import { EXTERNAL_PROVIDER_SECTIONS } from './server/release';
 
 /**
  * A key of the CA bundle's ConfigMap as the operator's CRD accepts it (`Items:Pattern`, `MaxLength=253`):

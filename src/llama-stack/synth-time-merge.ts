@@ -1,5 +1,6 @@
 import { resolve } from 'path';
 import { ProblemCollector } from '../errors';
+import { describeFsError, readRegularFileCapped, METADATA_LIMITS } from '../io';
 import {
   checkExternalProviders,
   formatMergeLog,
@@ -12,8 +13,7 @@ import {
   describeIssue,
   validateProviderMetadata,
 } from '../run-config';
-import type { ValidatedProvider } from './validate';
-import { describeFsError, readRegularFileCapped, METADATA_LIMITS } from '../io';
+import type { ValidatedProvider } from './providers/validated-provider';
 import type { ServedModel } from '../run-config/served-models';
 import type { ServerTransport } from '../run-config/server-transport';
 import { addressKeyConflict, placeServiceAddress } from '../run-config/service-address';

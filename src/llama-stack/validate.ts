@@ -4,23 +4,24 @@ import { ProblemCollector } from '../errors';
 import { imageReferenceProblem } from '../image-reference';
 import { checkReferencesNamespace } from '../object-reference';
 import type { EnvVar } from '../pod-spec';
-import { PlannedDeclarativeConfig, planDeclarativeConfig } from './declarative-config';
-import { distributionImage } from './distribution';
-import { IMAGE_PULL_POLICIES, PlacedProvider, providersInSpecOrder } from './external-providers';
-import { HealthCheck, healthCheckOf } from './health-check';
-import type { LlamaStackWithProvidersProps } from './llama-stack-with-providers';
-import type { StackModel } from './options';
+import type { HealthCheck, StackModel } from './options';
+import { autoscalerMinReplicas } from './pod/scaling';
+import type { LlamaStackWithProvidersProps } from './props';
 import { checkPropsShape, referencesOf } from './props-shape';
-import { resolveProviderConfig, SecretEnvVar } from './provider-config';
-import { PlannedService, planServices } from './provider-service';
-import { isUnprivilegedPort } from './provider-service-part';
-import { kubernetesMinorOf, PlannedSidecar, planSidecars } from './provider-sidecar';
-import { resolveRelease } from './release';
-import { autoscalerMinReplicas } from './scaling';
-import { checkWorkers, serverSectionOf, servesTls } from './server-process';
-import { checkTls, needsInsecureFlag, serverTransport } from './server-tls';
-import { mergeAtSynthTime, SynthTimeConfig } from './synth-time-merge';
 import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from '../io';
+import { resolveProviderConfig } from './providers/config';
+import { IMAGE_PULL_POLICIES, providersInSpecOrder } from './providers/external-providers';
+import { planServices } from './providers/service';
+import { isUnprivilegedPort } from './providers/service-part';
+import { kubernetesMinorOf, planSidecars } from './providers/sidecar';
+import type { ValidatedProvider } from './providers/validated-provider';
+import { PlannedDeclarativeConfig, planDeclarativeConfig } from './server/declarative-config';
+import { distributionImage } from './server/distribution';
+import { healthCheckOf } from './server/health-check';
+import { checkWorkers, serverSectionOf, servesTls } from './server/process';
+import { resolveRelease } from './server/release';
+import { checkTls, needsInsecureFlag, serverTransport } from './server/tls';
+import { mergeAtSynthTime, SynthTimeConfig } from './synth-time-merge';
 import { RunConfigError } from '../run-config/errors';
 import { providerIdProblem, providerKey } from '../run-config/provider-id';
 import { verifyReadBack } from '../run-config/read-back';
@@ -29,7 +30,6 @@ import { renderJson, renderYaml, UnwritableValueError } from '../run-config/rend
 import { formatPath } from '../run-config/scalars';
 import { ServedModel, servedModelProblems } from '../run-config/served-models';
 import type { ServerTransport } from '../run-config/server-transport';
-import type { ServiceAddress } from '../run-config/service-address';
 
 /**
  * Variables the construct sets to point the server at its config and tell the scripts the release: the
@@ -43,18 +43,6 @@ export const MAX_NAME_LENGTH = 63 - '-service'.length;
 
 // An image reference has no whitespace and no shell or YAML control characters; the registry decides the rest.
 const IMAGE_REF = /^[A-Za-z0-9][A-Za-z0-9._\-/:@+]*$/;
-
-/** A provider after validation, with its config's secrets resolved. */
-export interface ValidatedProvider extends PlacedProvider {
-  readonly config?: { [key: string]: unknown };
-  readonly secretEnv: SecretEnvVar[];
-  /** Its service's sidecar, when it has one. */
-  readonly sidecar?: PlannedSidecar;
-  /** Its service in pods of its own, when it has one. */
-  readonly service?: PlannedService;
-  /** Its sidecar's or Service's address, which the merge writes into its config. */
-  readonly serviceAddress?: ServiceAddress;
-}
 
 /** What validation yields besides problems: facts the rendering needs and cannot re-derive cheaply. */
 export interface ValidatedProps {

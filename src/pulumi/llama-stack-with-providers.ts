@@ -7,7 +7,7 @@ import type { LlamaStackWithProvidersArgs } from './llama-stack-args';
 import { deferProviderConfig } from './provider-config';
 import { ProblemCollector } from '../errors';
 import { renderComponent } from './render-component';
-import { CONFIG_MAPS_HASH_ANNOTATION, hashOfConfigMaps } from '../llama-stack/used-config-maps';
+import { CONFIG_MAPS_HASH_ANNOTATION, hashOfConfigMaps } from '../llama-stack/pod';
 
 /**
  * The construct's `models`, a URL output as a placeholder. A config given inline is merged with the

@@ -6,7 +6,7 @@
  */
 import { find, render } from './helpers';
 import { ConfigValue } from '../../src';
-import { llamaStackPodStatus } from '../../src/llama-stack/pod-status';
+import { llamaStackPodStatus } from '../../src/llama-stack/pod/status';
 
 const deployment = find(render({
   distribution: { name: 'starter' },

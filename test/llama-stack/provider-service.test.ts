@@ -2,7 +2,7 @@
 // also go through the real API servers (test/apiserver/rendered-by-tests.after.ts).
 import { errorOf, podSpec, render } from './helpers';
 import { LlamaStackWithProvidersProps } from '../../src';
-import { providerServiceName } from '../../src/llama-stack/provider-service';
+import { providerServiceName } from '../../src/llama-stack/providers/service';
 
 const VECTORS = 'quay.io/acme/vector-provider:1.0.0';
 

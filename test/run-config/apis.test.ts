@@ -1,4 +1,4 @@
-import { EXTERNAL_PROVIDER_SECTIONS } from '../../src/llama-stack/release';
+import { EXTERNAL_PROVIDER_SECTIONS } from '../../src/llama-stack/server/release';
 import { apiForCrdSection, CRD_SECTION_BY_API, CRD_SECTIONS, isLlamaStackApi, LLAMA_STACK_APIS } from '../../src/run-config/apis';
 
 test('every provider API of a known release, with its section, in processing order', () => {

@@ -3,31 +3,9 @@
 // sidecar runs the heavy part beside it, reached on localhost at a port the construct assigns and hands
 // to the service as PROVIDER_PORT, and the adapter's config gets that address.
 import type { IContainer } from 'kubernetes-models/v1/Container';
-import type { Probe } from '../pod-spec';
-import { isUnprivilegedPort, ProviderServicePart, serviceAddressOf, ServicePartRequest, servicePartContainer } from './provider-service-part';
-import type { ServiceAddress } from '../run-config/service-address';
-
-/** A provider's service run as a sidecar of the server's pod. */
-export interface ProviderSidecar extends ProviderServicePart {
-  /**
-   * The port the service listens on, given to it as `PROVIDER_PORT`; its address is
-   * `http://localhost:<port><path>`. Unique in the pod, never the server's, at least 1024 (the
-   * containers run without privileges).
-   * @default - 18000 + the sidecar's position among the pod's sidecars (spec order)
-   */
-  readonly port?: number;
-  /**
-   * How the kubelet knows the service has started: the server starts only after (with native sidecars).
-   * @default - a TCP connection to the port, every second for up to two minutes
-   */
-  readonly startupProbe?: Probe;
-  /**
-   * Keep the pod Ready while this sidecar is not, so that the server keeps serving the other APIs
-   * while a provider's service fails: it gets no readiness probe; its liveness probe still restarts it.
-   * @default false
-   */
-  readonly podReadyWithoutIt?: boolean;
-}
+import type { ProviderSidecar } from './options';
+import { isUnprivilegedPort, serviceAddressOf, ServicePartRequest, servicePartContainer } from './service-part';
+import type { ServiceAddress } from '../../run-config/service-address';
 
 /** The first port assigned to sidecars; the next ones follow in spec order. */
 export const FIRST_SIDECAR_PORT = 18000;

@@ -6,9 +6,6 @@ import type { ISecurityContext } from 'kubernetes-models/v1/SecurityContext';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { caBundleFile, caBundleJoinContainer, caBundleMount, caBundleVolumes } from './ca-bundle';
-import { ImagePullPolicy } from './external-providers';
-import { HealthCheck, serverProbe } from './health-check';
-import { CaBundleOptions, PodSecurityOptions, ServerTlsOptions } from './options';
 import {
   BASE_CONFIG_DIR,
   EXTERNAL_PROVIDERS_DIR,
@@ -18,26 +15,20 @@ import {
   SCRIPTS_DIR,
   USER_CONFIG_DIR,
 } from './paths';
-import { PROVIDER_SERVICE_ENV } from './provider-service';
-import { sidecarContainer } from './provider-sidecar';
-import { initScripts, initScriptsDigest, SCRIPT_FILES } from './scripts';
-import { needsInsecureFlag, tlsMount, tlsVolume } from './server-tls';
-import { ValidatedProvider } from './validate';
-import { ProblemCollector } from '../errors';
-import { GENERATED_SQLITE_DIR } from '../run-config/ogx-configgen';
-import { providerKey } from '../run-config/provider-id';
-import type { ServerRelease } from '../run-config/releases';
-import { renderJson } from '../run-config/render';
-import type { ServedModel } from '../run-config/served-models';
-import type { ServerTransport } from '../run-config/server-transport';
-
-/** Container resource requests and limits, as Kubernetes quantities (`'500m'`, `'2Gi'`, `nvidia.com/gpu: '1'`). */
-export interface ResourceRequirements {
-  /** Minimum resources reserved for the container. */
-  readonly requests?: { [resource: string]: string };
-  /** Maximum resources the container may use. */
-  readonly limits?: { [resource: string]: string };
-}
+import { ProblemCollector } from '../../errors';
+import { GENERATED_SQLITE_DIR } from '../../run-config/ogx-configgen';
+import { providerKey } from '../../run-config/provider-id';
+import type { ServerRelease } from '../../run-config/releases';
+import { renderJson } from '../../run-config/render';
+import type { ServedModel } from '../../run-config/served-models';
+import type { ServerTransport } from '../../run-config/server-transport';
+import { CaBundleOptions, HealthCheck, ImagePullPolicy, PodSecurityOptions, ResourceRequirements, ServerTlsOptions } from '../options';
+import { PROVIDER_SERVICE_ENV } from '../providers/service';
+import { sidecarContainer } from '../providers/sidecar';
+import type { ValidatedProvider } from '../providers/validated-provider';
+import { initScripts, initScriptsDigest, SCRIPT_FILES } from '../scripts';
+import { serverProbe } from '../server/health-check';
+import { needsInsecureFlag, tlsMount, tlsVolume } from '../server/tls';
 
 /** Names of the pod's volumes. */
 export const VOLUMES = {

@@ -1,14 +1,13 @@
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
-import { CONFIG_KEY } from '../checks';
-import { ProblemCollector } from '../errors';
-import { nameOf } from '../object-reference';
-import { HealthCheck } from './health-check';
-import { ServerTlsOptions } from './options';
-import { TLS_DIR } from './paths';
-import { servesTls } from './server-process';
-import type { ServerRelease } from '../run-config/releases';
-import { ServerTransport, TlsFiles } from '../run-config/server-transport';
+import { servesTls } from './process';
+import { CONFIG_KEY } from '../../checks';
+import { ProblemCollector } from '../../errors';
+import { nameOf } from '../../object-reference';
+import type { ServerRelease } from '../../run-config/releases';
+import { ServerTransport, TlsFiles } from '../../run-config/server-transport';
+import { HealthCheck, ServerTlsOptions } from '../options';
+import { TLS_DIR } from '../pod/paths';
 
 /** The volume of the server's certificate Secret. */
 export const TLS_VOLUME = 'server-tls';

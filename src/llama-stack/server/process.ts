@@ -1,8 +1,8 @@
-import type { ResourceRequirements } from './pod';
-import { isRecord } from '../checks';
-import { ProblemCollector } from '../errors';
-import { CONFIG_LIMITS, parseUntrustedYaml } from '../io';
-import { releaseName, ServerRelease } from '../run-config/releases';
+import { isRecord } from '../../checks';
+import { ProblemCollector } from '../../errors';
+import { CONFIG_LIMITS, parseUntrustedYaml } from '../../io';
+import { releaseName, ServerRelease } from '../../run-config/releases';
+import type { ResourceRequirements } from '../options';
 
 /** The server container's resources without `resources` and without `workers`. */
 const DEFAULT_SERVER_RESOURCES: ResourceRequirements = { requests: { cpu: '500m', memory: '1Gi' } };

@@ -1,8 +1,8 @@
-import { ProblemCollector } from '../errors';
-import { CRD_SECTION_BY_API, LLAMA_STACK_APIS } from '../run-config/apis';
+import { ProblemCollector } from '../../errors';
+import { CRD_SECTION_BY_API, LLAMA_STACK_APIS } from '../../run-config/apis';
 import {
   DEFAULT_SERVER_VERSION, findRelease, knownReleasesText, releaseName, releaseOfImageTag, SERVER_RELEASES, ServerRelease,
-} from '../run-config/releases';
+} from '../../run-config/releases';
 
 /** The `externalProviders` sections: those of the APIs of the known releases, in processing order. */
 export const EXTERNAL_PROVIDER_SECTIONS: readonly string[] = LLAMA_STACK_APIS

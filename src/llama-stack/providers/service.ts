@@ -6,40 +6,14 @@ import { createHash } from 'crypto';
 import type { Construct } from 'constructs';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSecurityContext } from 'kubernetes-models/v1/PodSecurityContext';
-import { defineObject } from '../kubernetes-objects';
-import { LABEL_DOMAIN, standardLabels } from '../labels';
-import type { Probe } from '../pod-spec';
-import { isUnprivilegedPort, ProviderServicePart, serviceAddressOf, ServicePartRequest, servicePartContainer } from './provider-service-part';
-import type { ServiceAddress } from '../run-config/service-address';
+import type { ProviderService } from './options';
+import { isUnprivilegedPort, serviceAddressOf, ServicePartRequest, servicePartContainer } from './service-part';
+import { defineObject } from '../../kubernetes-objects';
+import { LABEL_DOMAIN, standardLabels } from '../../labels';
+import type { ServiceAddress } from '../../run-config/service-address';
 
 /** The label that ties a provider's service to its server. */
 export const SERVER_LABEL = `${LABEL_DOMAIN}/server`;
-
-/** A provider's service in its own Deployment and Service. */
-export interface ProviderService extends ProviderServicePart {
-  /**
-   * The port the service listens on, given to it as `PROVIDER_PORT`, and the Service's port; its
-   * address is `http://<name>-<provider key>:<port><path>`. At least 1024 (the containers run without
-   * privileges).
-   * @default 8080
-   */
-  readonly port?: number;
-  /**
-   * Pods of the service.
-   * @default 1
-   */
-  readonly replicas?: number;
-  /**
-   * Service account of the service's pods.
-   * @default - one of its own, `<server>-<provider key>-sa`, without a token mounted
-   */
-  readonly serviceAccountName?: string;
-  /**
-   * How the kubelet knows the service has started (its other probes wait for it).
-   * @default - none
-   */
-  readonly startupProbe?: Probe;
-}
 
 /** The install container's variable naming the provider's service (its Deployment and Service). */
 export const PROVIDER_SERVICE_ENV = 'PROVIDER_SERVICE';

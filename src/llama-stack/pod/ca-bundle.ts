@@ -1,8 +1,8 @@
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
-import { nameOf } from '../object-reference';
-import { CaBundleOptions } from './options';
+import { nameOf } from '../../object-reference';
+import { CaBundleOptions } from '../options';
 
 // The CA bundle of `caBundle`, as the llama-stack operator wires its `tlsConfig.caBundle`
 // (llama-stack-k8s-operator before the OGX rename, controllers/resource_helper.go:

@@ -2,7 +2,7 @@ import type { IHorizontalPodAutoscalerSpec } from 'kubernetes-models/autoscaling
 import type { IPodDisruptionBudgetSpec } from 'kubernetes-models/policy/v1/PodDisruptionBudgetSpec';
 import type { IAffinity } from 'kubernetes-models/v1/Affinity';
 import type { ITopologySpreadConstraint } from 'kubernetes-models/v1/TopologySpreadConstraint';
-import { AutoscalingOptions, PodDisruptionBudgetOptions } from './options';
+import { AutoscalingOptions, PodDisruptionBudgetOptions } from '../options';
 
 // What the llama-stack operator renders for more than one replica and for autoscaling
 // (llama-stack-k8s-operator before its rename to OGX, controllers/resource_helper.go: buildHPASpec,

@@ -1,4 +1,5 @@
-import { DEFAULT_SERVER_VERSION, distributionImageOf, findRelease, ServerRelease } from '../run-config/releases';
+import { DEFAULT_SERVER_VERSION, distributionImageOf, findRelease, ServerRelease } from '../../run-config/releases';
+import type { Distribution } from '../options';
 
 /** The release line whose images the bare {@link DISTRIBUTION_IMAGES} map names: the default one. */
 const DEFAULT_RELEASE = findRelease(DEFAULT_SERVER_VERSION)!;
@@ -23,24 +24,6 @@ export const DEFAULT_DISTRIBUTION_CONFIG_PATHS: readonly string[] = [
   '/etc/llama-stack/run.yaml',
   '/app/run.yaml',
 ];
-
-/** The distribution to run: exactly one of `name` or `image`. */
-export interface Distribution {
-  /**
-   * A named distribution, mapped to upstream's image of the server release (`serverVersion`):
-   * `docker.io/ogxai/distribution-<name>:<version>` for OGX (`starter`, `postgres-demo`, `nvidia`,
-   * `oci`, `open-benchmark`, `watsonx`), `docker.io/llamastack/distribution-<name>:<version>` for
-   * llama-stack (`starter`, `remote-vllm`, `meta-reference-gpu`, `postgres-demo`), tagged with the
-   * newest patch release this library verified.
-   * @default - none; give `image` instead
-   */
-  readonly name?: string;
-  /**
-   * A distribution image reference. Prefer a digest (`...@sha256:...`) or a fixed tag in production.
-   * @default - none; give `name` instead
-   */
-  readonly image?: string;
-}
 
 /**
  * The image of a distribution in a server release (by default the newest OGX line), or undefined when

@@ -2,10 +2,10 @@
 // yaml`): the server's phase, as the llama-stack operator's status names it (Pending, Initializing,
 // Ready, Failed, Terminating; llama-stack-k8s-operator api/v1alpha1/llamastackdistribution_types.go),
 // and each external provider's, from its install init container and the server's preflight.
-import { isRecord } from '../checks';
-import { MANAGED_BY } from '../labels';
-import { PROVIDER_SERVICE_ENV } from './provider-service';
-import { sidecarName } from './provider-sidecar';
+import { isRecord } from '../../checks';
+import { MANAGED_BY } from '../../labels';
+import { PROVIDER_SERVICE_ENV } from '../providers/service';
+import { sidecarName } from '../providers/sidecar';
 
 /** The server's phase, as the operator's `status.phase`. */
 export type LlamaStackPhase = 'Pending' | 'Initializing' | 'Ready' | 'Failed' | 'Terminating';

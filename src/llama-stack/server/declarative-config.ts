@@ -1,12 +1,12 @@
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
-import { isRecord } from '../checks';
-import { ProblemCollector } from '../errors';
-import { describeIssue, RunConfigError } from '../run-config/errors';
-import { droppedKeysWarning, generateOgxConfig, secretEnvOf } from '../run-config/ogx-configgen';
-import { releaseName, ServerRelease } from '../run-config/releases';
-import { renderYaml } from '../run-config/render';
-import { checkAgainstCrd } from '../schema/ogx-server-crd';
-import { closest } from '../suggest';
+import { isRecord } from '../../checks';
+import { ProblemCollector } from '../../errors';
+import { describeIssue, RunConfigError } from '../../run-config/errors';
+import { droppedKeysWarning, generateOgxConfig, secretEnvOf } from '../../run-config/ogx-configgen';
+import { releaseName, ServerRelease } from '../../run-config/releases';
+import { renderYaml } from '../../run-config/render';
+import { checkAgainstCrd } from '../../schema/ogx-server-crd';
+import { closest } from '../../suggest';
 
 /** The OGX operator's declarative config, as the construct plans it. */
 export interface PlannedDeclarativeConfig {

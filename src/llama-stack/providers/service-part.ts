@@ -2,53 +2,9 @@
 // where its adapter finds it: the merge (in the pod, or at synth time) writes the address into the
 // adapter's config, at the key the user names, else the one the provider's metadata names, else `url`.
 import type { IContainer } from 'kubernetes-models/v1/Container';
-import type { EnvVar, Probe } from '../pod-spec';
-import type { ResourceRequirements } from './pod';
-import { configKeyProblem, DEFAULT_ADDRESS_KEY, pathProblem, ServiceAddress, ServicePartMode } from '../run-config/service-address';
-
-/** The options of a provider's service, in a sidecar or in pods of its own. */
-export interface ProviderServicePart {
-  /**
-   * The service's command.
-   * @default - the image's entrypoint
-   */
-  readonly command?: string[];
-  /**
-   * Arguments to the command.
-   * @default - the image's
-   */
-  readonly args?: string[];
-  /**
-   * More environment variables of the service (`PROVIDER_PORT` is the construct's).
-   * @default - none
-   */
-  readonly env?: EnvVar[];
-  /**
-   * The service's resource requests and limits (of each of its containers).
-   * @default - none
-   */
-  readonly resources?: ResourceRequirements;
-  /**
-   * The key of the provider's `config` that receives the service's address.
-   * @default - `spec.serviceAddress.configKey` of the provider's metadata, else 'url'
-   */
-  readonly configKey?: string;
-  /**
-   * Appended to the address, e.g. `/v1`.
-   * @default - `spec.serviceAddress.path` of the provider's metadata, else nothing
-   */
-  readonly path?: string;
-  /**
-   * When the service is ready to take calls.
-   * @default - a TCP connection to the port, every 10 seconds
-   */
-  readonly readinessProbe?: Probe;
-  /**
-   * When the kubelet restarts the service.
-   * @default - a TCP connection to the port, every 10 seconds, three failures
-   */
-  readonly livenessProbe?: Probe;
-}
+import type { ProviderServicePart } from './options';
+import type { Probe } from '../../pod-spec';
+import { configKeyProblem, DEFAULT_ADDRESS_KEY, pathProblem, ServiceAddress, ServicePartMode } from '../../run-config/service-address';
 
 /** A port a service part's container can listen on: it runs without privileges, so from 1024. */
 export function isUnprivilegedPort(port: number): boolean {

@@ -1,17 +1,7 @@
 import type { IProbe } from 'kubernetes-models/v1/Probe';
-import { servesTls } from './server-process';
-import type { ServerRelease } from '../run-config/releases';
-
-/**
- * How the kubelet checks the server:
- * - `http`: GET `/v1/health` on the server port;
- * - `https`: the same over TLS, for a server with `server.tls_certfile`;
- * - `tcp`: a connection to the port only, for a server with `server.quota`. Its middleware counts
- *   every HTTP request against the client's quota, health checks included, and the kubelet's
- *   checks all come from one address (llama_stack/core/server/quota.py): frequent HTTP probes
- *   would use up the anonymous quota and have a healthy server restarted.
- */
-export type HealthCheck = 'http' | 'https' | 'tcp';
+import { servesTls } from './process';
+import type { ServerRelease } from '../../run-config/releases';
+import type { HealthCheck } from '../options';
 
 /** Every {@link HealthCheck}, each once (the record makes the compiler hold the list to the type). */
 export const HEALTH_CHECKS = Object.keys({ http: 0, https: 0, tcp: 0 } satisfies Record<HealthCheck, 0>) as readonly HealthCheck[];

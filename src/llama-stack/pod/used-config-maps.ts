@@ -2,12 +2,12 @@ import { createHash } from 'crypto';
 import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
-import type { UserConfig } from './options';
+import type { UserConfig } from '../options';
 import type { PodPlan } from './pod';
-import { ProblemCollector } from '../errors';
-import { LABEL_DOMAIN } from '../labels';
-import { nameOf } from '../object-reference';
-import { addWarning } from '../warnings';
+import { ProblemCollector } from '../../errors';
+import { LABEL_DOMAIN } from '../../labels';
+import { nameOf } from '../../object-reference';
+import { addWarning } from '../../warnings';
 
 /**
  * The ConfigMaps a pod reads, by name: mounted (directly or projected) or read into its containers'

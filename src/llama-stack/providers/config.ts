@@ -1,6 +1,6 @@
-import { CONFIG_KEY, DNS1123_SUBDOMAIN } from '../checks';
-import { ProblemCollector } from '../errors';
-import { WholeFloat } from '../run-config/scalars';
+import { CONFIG_KEY, DNS1123_SUBDOMAIN } from '../../checks';
+import { ProblemCollector } from '../../errors';
+import { WholeFloat } from '../../run-config/scalars';
 
 /** An environment variable the server container reads from a Secret. */
 export interface SecretEnvVar {

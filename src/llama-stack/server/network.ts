@@ -1,7 +1,7 @@
 import type { IIngressSpec } from 'kubernetes-models/networking.k8s.io/v1/IngressSpec';
 import type { INetworkPolicySpec } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicySpec';
-import { AllowedFrom, NetworkOptions } from './options';
-import type { RouteSpec, RouteSpecTlsInsecureEdgeTerminationPolicy, RouteSpecTlsTermination, RouteSpecToKind } from '../imports/openshift-route.generated';
+import type { RouteSpec, RouteSpecTlsInsecureEdgeTerminationPolicy, RouteSpecTlsTermination, RouteSpecToKind } from '../../imports/openshift-route.generated';
+import { AllowedFrom, NetworkOptions } from '../options';
 
 // What the llama-stack operator renders for `spec.network` (llama-stack-k8s-operator before its
 // rename to OGX: controllers/network_resources.go for the Ingress,
