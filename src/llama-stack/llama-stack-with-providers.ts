@@ -12,16 +12,17 @@ import { defaultMergeImage } from '../run-config/merge-image';
 import { servedModelId } from '../run-config/served-models';
 import { checkObjectsUniqueInApp } from '../unique-objects';
 import { addWarning } from '../warnings';
-import {
-  checkUserVolumes, containerSecurityContext, initContainers, PodPlan, podSecurityContext, scriptsSource, serverContainer,
-  serverPortName, sidecars, volumes, VOLUMES,
-} from './pod/pod';
+import { containerSecurityContext, podSecurityContext } from './pod/container-settings';
+import { initContainers, sidecars } from './pod/init-containers';
+import { PodPlan, scriptsSource, VOLUMES } from './pod/plan';
 import { autoscalerSpec, disruptionBudgetSpec, podPlacement } from './pod/scaling';
 import { CONFIG_MAPS_HASH_ANNOTATION, configMapsUsedBy, hashOfAppConfigMaps, userConfigMap } from './pod/used-config-maps';
+import { checkUserVolumes, volumes } from './pod/volumes';
 import type { LlamaStackWithProvidersProps } from './props';
 import { defineProviderService } from './providers/service';
 import { kubernetesMinorOf, NATIVE_SIDECARS_SINCE } from './providers/sidecar';
 import { initScripts, initScriptsDigest } from './scripts';
+import { serverContainer, serverPortName } from './server/container';
 import { DEFAULT_DISTRIBUTION_CONFIG_PATHS } from './server/distribution';
 import { HTTPS_BACKEND_ANNOTATIONS, ingressSpec, networkPolicySpec, routeSpec } from './server/network';
 import { serverResources } from './server/process';

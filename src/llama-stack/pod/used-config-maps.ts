@@ -3,7 +3,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { UserConfig } from '../options';
-import type { PodPlan } from './pod';
+import type { PodPlan } from './plan';
 import { ProblemCollector } from '../../errors';
 import { LABEL_DOMAIN } from '../../labels';
 import { nameOf } from '../../object-reference';
