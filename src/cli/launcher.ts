@@ -3,8 +3,9 @@
 // the bundle's 1.2 MB of JavaScript again — that compile was a third of a `render` of one document. On Node
 // 22.1 and later Node's own compile cache does it (module.enableCompileCache); on Node 20 the launcher keeps
 // the cache the same way, as V8 code cache data (vm.Script's cachedData). V8 checks cached data against the
-// source and the engine and ignores what does not match; the cache only saves compile time, so when it
-// cannot be read or written the CLI runs as without it, with the same output.
+// engine and the source's length and ignores what does not match; the cache file is named after a hash of
+// the source and the engine, so that another bundle never reads it. The cache only saves compile time: when
+// it cannot be read or written the CLI runs as without it, with the same output.
 //
 // The cache lives in a directory of the user's own (`$XDG_CACHE_HOME/kube-inference` or
 // `~/.cache/kube-inference`, mode 0700; KUBE_INFERENCE_COMPILE_CACHE names another, `off` none): V8 trusts
