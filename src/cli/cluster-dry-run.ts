@@ -62,6 +62,8 @@ const TIMEOUT_MS = 30_000;
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** The largest kubeconfig read: far above any real one. */
 const MAX_KUBECONFIG_BYTES = 4 * 1024 * 1024;
+/** The most an exec credential plugin may write: far above any ExecCredential (a token or a certificate). */
+const MAX_EXEC_OUTPUT_BYTES = 4 * 1024 * 1024;
 
 /** A connection to one cluster for dry-runs. */
 export class ClusterDryRun {
@@ -159,7 +161,7 @@ export class ClusterDryRun {
           await this.config.applyToHTTPSOptions(options);
           return options;
         }
-        const credential = await runExecPlugin(exec, this.execInfo(exec), { timeoutMs: TIMEOUT_MS, maxBytes: MAX_KUBECONFIG_BYTES });
+        const credential = await runExecPlugin(exec, this.execInfo(exec), { timeoutMs: TIMEOUT_MS, maxBytes: MAX_EXEC_OUTPUT_BYTES });
         // The cluster's CA and TLS settings, and the user's other fields, from the same kubeconfig without the plugin.
         const withoutExec = new (clientNode().KubeConfig)();
         withoutExec.loadFromOptions({

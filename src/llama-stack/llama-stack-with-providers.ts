@@ -24,7 +24,7 @@ import { kubernetesMinorOf, NATIVE_SIDECARS_SINCE } from './providers/sidecar';
 import { initScripts, initScriptsDigest } from './scripts';
 import { serverContainer, serverPortName } from './server/container';
 import { DEFAULT_DISTRIBUTION_CONFIG_PATHS } from './server/distribution';
-import { HTTPS_BACKEND_ANNOTATIONS, ingressSpec, networkPolicySpec, routeSpec } from './server/network';
+import { HTTPS_BACKEND_ANNOTATIONS, ingressSpec, networkPolicySpec, routeName, routeSpec } from './server/network';
 import { serverResources } from './server/process';
 import { MAX_NAME_LENGTH, validateProps } from './validate';
 
@@ -285,7 +285,7 @@ export class LlamaStackWithProviders extends Construct {
     if (props.network?.expose && props.network.exposeAs === 'Route') {
       const termination = plan.tls ? 'reencrypt' : plan.healthCheck === 'https' ? 'passthrough' : 'edge';
       this.route = defineCustomResource<RouteProps>(this, 'route', { apiVersion: 'route.openshift.io/v1', kind: 'Route' }, {
-        metadata: metadata(`${this.name}-route`), spec: routeSpec(this.serviceName, portName, termination, props.tls?.routeDestinationCaCertificate),
+        metadata: metadata(routeName(this.name)), spec: routeSpec(this.serviceName, portName, termination, props.tls?.routeDestinationCaCertificate),
       });
     } else if (props.network?.expose) {
       this.ingress = defineObject(this, 'ingress', 'Ingress', {

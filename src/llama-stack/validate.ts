@@ -18,6 +18,7 @@ import type { ValidatedProvider } from './providers/validated-provider';
 import { PlannedDeclarativeConfig, planDeclarativeConfig } from './server/declarative-config';
 import { distributionImage } from './server/distribution';
 import { healthCheckOf } from './server/health-check';
+import { routeName } from './server/network';
 import { checkWorkers, serverSectionOf, servesTls } from './server/process';
 import { resolveRelease } from './server/release';
 import { checkTls, needsInsecureFlag, serverTransport } from './server/tls';
@@ -388,9 +389,9 @@ function validateServer(props: LlamaStackWithProvidersProps, problems: ProblemCo
  */
 function checkRouteHost(props: LlamaStackWithProvidersProps, name: string, namespace: string | undefined, problems: ProblemCollector): void {
   if (!props.network?.expose || props.network.exposeAs !== 'Route' || namespace === undefined) return;
-  const label = `${name}-route-${namespace}`;
+  const label = `${routeName(name)}-${namespace}`;
   if (label.length > 63) {
-    problems.add('network.exposeAs', `the OpenShift router would give the Route '${name}-route' the host '${label}.<router domain>', whose first `
+    problems.add('network.exposeAs', `the OpenShift router would give the Route '${routeName(name)}' the host '${label}.<router domain>', whose first `
       + `label is ${label.length} characters; the API server refuses one over 63. Shorten the name and the namespace together by `
       + `${label.length - 63} ${label.length - 63 === 1 ? 'character' : 'characters'}, or expose as an Ingress.`);
   }

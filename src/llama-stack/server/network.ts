@@ -24,6 +24,11 @@ export function ingressSpec(network: NetworkOptions, serviceName: string, port: 
  */
 export type RouteTermination = 'edge' | 'reencrypt' | 'passthrough';
 
+/** The name of the OpenShift Route of a server named `name`. */
+export function routeName(name: string): string {
+  return `${name}-route`;
+}
+
 /**
  * The OpenShift Route of `network.exposeAs: 'Route'` (route.openshift.io/v1, schema in
  * crds/route.openshift.io_routes.yaml from openshift/api): the Service's named port, the router's

@@ -21,7 +21,7 @@ export function vllmArgsKnown(rayVersion: string, ownImage: boolean): boolean {
 }
 
 /** An `engine.args` key as vLLM's field name (serve-config.ts writes each key with underscores). */
-function engineArgName(key: string): string {
+export function engineArgName(key: string): string {
   return key.replace(/-/g, '_');
 }
 

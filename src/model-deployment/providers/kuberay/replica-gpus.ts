@@ -5,6 +5,7 @@
 // (ray-service.ts). When `engine.args` sets the parallel sizes, the two can part: more GPUs per replica than a
 // worker brings leaves replicas waiting for GPUs the cluster never has (the Serve application stays
 // DEPLOYING and the RayService never becomes Ready); fewer leaves GPUs idle.
+import { engineArgName } from './engine-args';
 import { Problem } from '../../../errors';
 import { typedArgValue } from '../../engine-flags';
 import { ResolvedComponent, ResolvedModelDeployment } from '../../resolved-spec';
@@ -25,14 +26,14 @@ function roles(d: ResolvedModelDeployment): Role[] {
 /** `engine.args` keys setting a parallel size (either spelling), with the value as Ray receives it. */
 function parallelArgs(d: ResolvedModelDeployment): { key: string; value: unknown }[] {
   return Object.keys(d.engine.args).sort()
-    .filter((key) => (PARALLEL_ARGS as readonly string[]).includes(key.replace(/-/g, '_')))
+    .filter((key) => (PARALLEL_ARGS as readonly string[]).includes(engineArgName(key)))
     .map((key) => ({ key, value: typedArgValue(d.engine.args[key]) }));
 }
 
 /** The GPUs one replica of a role reserves (the parallel sizes given are positive integers). */
 function replicaGpus(d: ResolvedModelDeployment, role: Role): number {
   const given = parallelArgs(d);
-  const size = (name: string) => given.find(({ key }) => key.replace(/-/g, '_') === name)?.value as number | undefined;
+  const size = (name: string) => given.find(({ key }) => engineArgName(key) === name)?.value as number | undefined;
   // Without tensor_parallel_size, serve-config.ts sets it to the worker's GPUs.
   return (size('tensor_parallel_size') ?? Math.max(1, role.component.gpu.count)) * (size('pipeline_parallel_size') ?? 1);
 }
