@@ -296,7 +296,10 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX}, llama-stack
         return s?.phase === 'Failed' ? s : undefined;
       }, 300_000, ['describe', 'pods', '-n', NAMESPACE, '-l', 'app.kubernetes.io/instance=broken']);
       expect(failed.message).toMatch(/^init container install-provider-no-meta failed: (CrashLoopBackOff: )?Error \(exit code 1\): /);
-      expect(failed.message).toContain('\nERROR: Missing /lls-provider/lls-provider-spec.yaml in image registry.example.com/acme/no-meta:1\n');
+      // A line of its own. The message is the log's tail (FallbackToLogsOnError), in which the runtime may put the
+      // script's stdout line ('Installing …') before or after this stderr one: the two streams are read apart.
+      expect(failed.message.split('\n').map((line: string) => line.replace(/^.*\(exit code 1\): /, '')))
+        .toContain('ERROR: Missing /lls-provider/lls-provider-spec.yaml in image registry.example.com/acme/no-meta:1');
       expect(failed.providers.map((p: any) => `${p.providerId}:${p.phase}`)).toEqual(['acme-echo:Ready', 'no-meta:Failed']);
       expect(failed.providers[1].reason).toContain('Resolution: Provider images must contain their metadata file at /lls-provider/lls-provider-spec.yaml.');
 
