@@ -1,27 +1,15 @@
 // Small shape checks over untrusted input (a YAML document's spec, or props from JavaScript),
 // each recording a problem at the field's path instead of throwing at the first mistake.
 import { ProblemCollector } from './errors';
+import { LABEL_VALUE } from './name-patterns';
+import { qualifiedName } from './schema/kubernetes/names';
 
 /** A Kubernetes quantity (`4`, `500m`, `32Gi`, `1e3`), as the API server parses it. */
 export const QUANTITY = /^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$/;
-/** RFC 1123 subdomain of at most 253 characters (k8s.io/apimachinery IsDNS1123Subdomain): Secret and ConfigMap names. */
-export const DNS1123_SUBDOMAIN = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-/** RFC 1123 label: namespaces, container names, provider ids. */
-export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** The largest value of a Kubernetes `int32` field. */
 export const INT32_MAX = 2147483647;
 /** The largest value a Kubernetes `int64` field can get from JSON without losing precision. */
 export const INT64_SAFE_MAX = Number.MAX_SAFE_INTEGER;
-/** RFC 1035 label: names that become Service names (must start with a letter). */
-export const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-/** The name part of a label or annotation key (at most 63 characters besides). */
-export const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-/** A key of a ConfigMap's or Secret's data (at most 253 characters besides). */
-export const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
-/** An environment variable's name as Kubernetes took it before 1.32 (a C-like identifier, '-' and '.' too). */
-export const ENV_VAR_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
-/** A label value (at most 63 characters besides). */
-export const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 /** A plain mapping (not null, not a list, not a date that YAML 1.1 read from a timestamp). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -200,7 +188,7 @@ export class ShapeChecker {
     if (!map) return undefined;
     let ok = true;
     for (const [key, item] of Object.entries(map)) {
-      if (!isQualifiedName(key)) {
+      if (qualifiedName(key).length > 0) {
         this.problems.add(joinPath(path, key), `${JSON.stringify(key)} is not a valid ${kind} key ([prefix/]name, name at most 63 characters)`);
         ok = false;
       }
@@ -221,18 +209,6 @@ export class ShapeChecker {
     }
     return value;
   }
-}
-
-/** A valid label or annotation key: `[DNS-subdomain prefix/]name`. */
-export function isQualifiedName(key: string): boolean {
-  const parts = key.split('/');
-  if (parts.length > 2) return false;
-  const name = parts[parts.length - 1];
-  if (name.length === 0 || name.length > 63 || !LABEL_NAME.test(name)) return false;
-  if (parts.length === 2) {
-    return DNS1123_SUBDOMAIN.test(parts[0]);
-  }
-  return true;
 }
 
 /** Orders release lines by major, then minor (`0.10` after `0.9`, `1.0` after `0.8`; a patch is not compared). */

@@ -2,8 +2,9 @@
 // the name, or as any object that has one, so a cdk8s-plus `ISecret`, `IConfigMap`, `IServiceAccount`
 // or `IPersistentVolumeClaim` of whichever major the app uses, or a cdk8s `ApiObject`, is taken as is.
 // Structural on purpose: depending on one cdk8s-plus major would pin it into every user's project.
-import { DNS1123_SUBDOMAIN, isRecord, ShapeChecker, SUBDOMAIN_HINT } from './checks';
+import { isRecord, ShapeChecker, SUBDOMAIN_HINT } from './checks';
 import type { ProblemCollector } from './errors';
+import { DNS1123_SUBDOMAIN } from './name-patterns';
 
 /**
  * An object with a name: a cdk8s-plus `ISecret`, `IConfigMap`, `IServiceAccount`,

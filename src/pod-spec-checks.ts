@@ -1,6 +1,7 @@
 // The shape checks of the pod-level values of pod-spec.ts, shared by both constructs (and their YAML
 // documents): what the API server's validation of a container's `env` refuses, said at synth time.
-import { ENV_VAR_NAME, joinPath, ShapeChecker } from './checks';
+import { joinPath, ShapeChecker } from './checks';
+import { ENV_VAR_NAME } from './name-patterns';
 
 const ENV_SOURCES = ['secretKeyRef', 'configMapKeyRef', 'fieldRef', 'resourceFieldRef'] as const;
 

@@ -1,10 +1,10 @@
 import { dirname, resolve } from 'path';
 import { Construct } from 'constructs';
-import { apiGroupOf, DNS1123_LABEL, isKubernetesApiVersion, isRecord } from '../checks';
+import { apiGroupOf, isKubernetesApiVersion, isRecord } from '../checks';
 import { ValidationError } from '../errors';
 import { describeFsError, writeFilesAtomically } from '../io';
+import { DNS1123_LABEL } from '../name-patterns';
 import { formatPath, PathSegment } from '../run-config/scalars';
-import { nameRuleOf } from '../schema/kubernetes/object-meta';
 import { DEFAULT_KUBERNETES_MINOR } from '../schema/kubernetes/openapi';
 import { synthesizeObjects } from '../synth';
 import { LLSD_API_VERSION, MODEL_DEPLOYMENT_API_VERSIONS, MODEL_DEPLOYMENT_KIND, OGX_SERVER_API_VERSION, OGX_SERVER_KIND } from './document-kinds';
@@ -12,6 +12,7 @@ import { MANIFEST_LIMITS, readInputs } from './inputs';
 import { CliIo, Command, parseCommandArgs } from './io';
 import { LEDGER_FILE, ledgerText, readLedger, removeStaleFiles } from './output-ledger';
 import { stringifyYaml } from './yaml-output';
+import { nameRuleOf } from '../schema/kubernetes/object-meta';
 import { closest } from '../suggest';
 
 /** A kind of input document the render command understands. */

@@ -1,8 +1,10 @@
-import { DNS1123_LABEL, DNS1123_SUBDOMAIN, isQualifiedName, isRecord, LABEL_VALUE, ShapeChecker, SUBDOMAIN_HINT } from '../checks';
+import { isRecord, ShapeChecker, SUBDOMAIN_HINT } from '../checks';
+import { DNS1123_LABEL, DNS1123_SUBDOMAIN, LABEL_VALUE } from '../name-patterns';
 import { checkReferences, ReferenceField } from '../object-reference';
 import { checkEnvValues, checkEnvVars } from '../pod-spec-checks';
 import { HEALTH_CHECKS } from './server/health-check';
 import { EXTERNAL_PROVIDER_SECTIONS } from './server/release';
+import { qualifiedName } from '../schema/kubernetes/names';
 
 /**
  * A key of the CA bundle's ConfigMap as the operator's CRD accepts it (`Items:Pattern`, `MaxLength=253`):
@@ -127,7 +129,7 @@ export function checkPropsShape(props: unknown, check: ShapeChecker): boolean {
     }
   });
   check.list(allowedFrom?.labels, 'network.allowedFrom.labels')?.forEach((v, i) => {
-    if (check.string(v, `network.allowedFrom.labels[${i}]`) !== undefined && !isQualifiedName(v as string)) {
+    if (check.string(v, `network.allowedFrom.labels[${i}]`) !== undefined && qualifiedName(v as string).length > 0) {
       check.problems.add(`network.allowedFrom.labels[${i}]`, `${JSON.stringify(v)} is not a label key ([prefix/]name, name at most 63 characters): namespaces are admitted when they carry the key, whatever its value, so give the key alone.`);
     }
   });

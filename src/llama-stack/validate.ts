@@ -1,7 +1,8 @@
 import { isMap } from 'yaml';
-import { CONFIG_KEY, DNS1035_LABEL, DNS1123_LABEL, QUANTITY, ShapeChecker } from '../checks';
+import { QUANTITY, ShapeChecker } from '../checks';
 import { ProblemCollector } from '../errors';
 import { imageReferenceProblem } from '../image-reference';
+import { CONFIG_KEY, DNS1035_LABEL, DNS1123_LABEL } from '../name-patterns';
 import { checkReferencesNamespace } from '../object-reference';
 import type { EnvVar } from '../pod-spec';
 import type { HealthCheck, StackModel } from './options';

@@ -1,7 +1,8 @@
 import { ApiObject, ApiObjectMetadata, Chart, Names } from 'cdk8s';
 import { Construct } from 'constructs';
-import { DNS1035_LABEL, DNS1123_LABEL, ShapeChecker } from '../checks';
+import { ShapeChecker } from '../checks';
 import { Problem, ProblemCollector, ValidationError } from '../errors';
+import { DNS1035_LABEL, DNS1123_LABEL } from '../name-patterns';
 import { checkReferencesNamespace } from '../object-reference';
 import { CdkPlusModule, plusServiceOf } from '../plus-service';
 import { checkObjectsUniqueInApp } from '../unique-objects';

@@ -1,13 +1,14 @@
 // Synth-time validation of the unified spec: the shape of every field, and the core rules of
 // seed 003 §8 ("Schema validation (core webhook)") with exactly its messages. Provider
 // compatibility (the second table of §8) is each provider's `checkCompatibility`.
-import { INT64_SAFE_MAX, isQualifiedName, isRecord, joinPath, ShapeChecker } from '../checks';
+import { INT64_SAFE_MAX, isRecord, joinPath, ShapeChecker } from '../checks';
 import { Problem, ProblemCollector } from '../errors';
 import { imageReferenceProblem } from '../image-reference';
 import { checkReferences, ReferenceField } from '../object-reference';
 import { checkEnvVars } from '../pod-spec-checks';
 import { engineOptionWarnings, flagsOwnedBySpec } from './engine-flags';
 import { ENGINE_TYPES, EngineType, MODEL_SOURCES, SERVING_MODES } from './types';
+import { qualifiedName } from '../schema/kubernetes/names';
 
 /** The result of validating a spec: blocking problems and non-blocking warnings. */
 export interface SpecValidation {
@@ -196,7 +197,7 @@ function checkTolerations(check: ShapeChecker, value: unknown): void {
     const toleration = check.object(item, path, ['key', 'operator', 'value', 'effect', 'tolerationSeconds']);
     if (!toleration) return;
     const key = check.string(toleration.key, joinPath(path, 'key'), { allowEmpty: true });
-    if (key !== undefined && key !== '' && !isQualifiedName(key)) {
+    if (key !== undefined && key !== '' && qualifiedName(key).length > 0) {
       check.problems.add(joinPath(path, 'key'), `${JSON.stringify(key)} is not a valid toleration key: a label key such as "nvidia.com/gpu" (optional DNS prefix and '/', then at most 63 letters, digits, '-', '_' or '.')`);
     }
     const operator = check.enumeration(toleration.operator, joinPath(path, 'operator'), ['Exists', 'Equal'] as const);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DNS1123_LABEL } from '../checks';
+import { DNS1123_LABEL } from '../name-patterns';
 import { clip } from './fields';
 
 /**

@@ -1,4 +1,4 @@
-import { DNS1123_LABEL } from '../../src/checks';
+import { DNS1123_LABEL } from '../../src/name-patterns';
 import { MAX_PROVIDER_KEY_LENGTH, providerIdProblem, providerKey } from '../../src/run-config/provider-id';
 
 describe('providerIdProblem', () => {

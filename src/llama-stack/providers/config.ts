@@ -1,5 +1,5 @@
-import { CONFIG_KEY, DNS1123_SUBDOMAIN } from '../../checks';
 import { ProblemCollector } from '../../errors';
+import { CONFIG_KEY, DNS1123_SUBDOMAIN } from '../../name-patterns';
 import { WholeFloat } from '../../run-config/scalars';
 
 /** An environment variable the server container reads from a Secret. */

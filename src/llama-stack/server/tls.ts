@@ -1,8 +1,8 @@
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { servesTls } from './process';
-import { CONFIG_KEY } from '../../checks';
 import { ProblemCollector } from '../../errors';
+import { CONFIG_KEY } from '../../name-patterns';
 import { nameOf } from '../../object-reference';
 import type { ServerRelease } from '../../run-config/releases';
 import { ServerTransport, TlsFiles } from '../../run-config/server-transport';

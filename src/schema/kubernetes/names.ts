@@ -1,7 +1,7 @@
 // The API server's name and value syntax checks, with its messages
 // (k8s.io/apimachinery/pkg/util/validation/validation.go). Each returns the problems found, none when
 // the value is valid.
-import { CONFIG_KEY, DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_VAR_NAME, LABEL_NAME, LABEL_VALUE } from '../../checks';
+import { CONFIG_KEY, DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_VAR_NAME, LABEL_NAME, LABEL_VALUE } from '../../name-patterns';
 
 const PERCENT = /^[0-9]+%$/;
 const IANA_SVC_NAME = /^[-a-z0-9]+$/;
