@@ -1,4 +1,4 @@
-import { CST, isAlias, isCollection, isPair, isScalar, Lexer, LineCounter, Node, parseAllDocuments, parseDocument, visit } from 'yaml';
+import { Composer, CST, isAlias, isCollection, isPair, isScalar, Lexer, LineCounter, Node, parseDocument, Parser, visit } from 'yaml';
 import type { Document, Tags } from 'yaml';
 import { asKubectlReads } from './goyaml-schema';
 import { asPyYamlReads, PYYAML_ONLY_LINE_BREAKS } from './pyyaml-schema';
@@ -89,7 +89,7 @@ export function parseUntrustedYamlStream(text: string, limits: YamlLimits, where
   return parseDocuments(text, limits, fail, true, asKubectlReads);
 }
 
-/** Size, characters, depth and node count, checked on the text before any parsing. */
+/** Size and characters, checked on the text before any parsing (depth and node count: while it is lexed). */
 function checkText(text: string, limits: YamlLimits, fail: (details: string[]) => never): void {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limits.maxBytes) {
@@ -100,15 +100,6 @@ function checkText(text: string, limits: YamlLimits, fail: (details: string[]) =
   if (badCharacter) {
     const code = badCharacter[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
     fail([`Character U+${code} at ${positionOf(text, badCharacter.index)} is not allowed in YAML (llama-stack's parser rejects it too).`]);
-  }
-  // Checked before parsing: the parser's memory grows with nesting depth and node count, so such a
-  // file would exhaust a small container's memory before any check on the parsed document could run.
-  const shape = scanShape(text, limits);
-  if (shape.depthBound > limits.maxDepth) {
-    fail([`Collections are nested more than ${limits.maxDepth} levels deep.`]);
-  }
-  if (shape.nodes > limits.maxNodes) {
-    fail([`The document holds more than ${limits.maxNodes} keys, values and list items, the limit that bounds the memory of the merge.`]);
   }
 }
 
@@ -166,23 +157,24 @@ function parseDocuments(
     const { line, col } = lineCounter.linePos(offset);
     return `line ${line}, column ${col}`;
   };
-  const docs = parseAllDocuments(text, {
+  const composer = new Composer({
     version: '1.1',
     customTags,
     // Findings go into the error message; the library must not print to the console on its own.
     logLevel: 'error',
-    lineCounter,
-    // prettyErrors builds a context snippet with a regular expression that exhausts memory on deeply
-    // nested input; we format positions ourselves from the line counter instead.
-    prettyErrors: false,
     // The library's own duplicate-key check is quadratic in the number of keys (minutes on a 1 MiB
     // map); duplicates are rejected in linear time by checkStructure below instead.
     uniqueKeys: false,
+    // No prettyErrors: it builds a context snippet with a regular expression that exhausts memory on
+    // deeply nested input; we format positions ourselves from the line counter instead.
   });
-  if ('empty' in docs) {
+  // parseAllDocuments, with the text lexed once for both the parser and the shape check.
+  const docs = Array.from(composer.compose(checkedSyntax(text, limits, lineCounter, fail)));
+  if (docs.length === 0) {
     // Nothing but comments, directives or whitespace: no document, unless the stream itself is broken.
-    if (docs.errors.length > 0) {
-      fail(docs.errors.slice(0, 5).map((e) => `YAML parse error at ${at(e.pos[0])}: ${e.message.split('\n')[0]}`));
+    const { errors } = composer.streamInfo();
+    if (errors.length > 0) {
+      fail(errors.slice(0, 5).map((e) => `YAML parse error at ${at(e.pos[0])}: ${e.message.split('\n')[0]}`));
     }
     return [];
   }
@@ -243,39 +235,60 @@ const VALUE_TOKENS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The parser's syntax tree of `text`, lexed once, with an upper bound of the nesting depth and the number
+ * of value tokens checked on each token before the parser sees it: the parser's memory grows with both,
+ * so a hostile file is refused with at most the limits' worth of nodes built.
+ */
+function* checkedSyntax(text: string, limits: YamlLimits, lineCounter: LineCounter, fail: (details: string[]) => never): Generator<CST.Token> {
+  const parser = new Parser(lineCounter.addNewLine);
+  const shape = new ShapeScan();
+  lineCounter.addNewLine(0);
+  for (const lexeme of new Lexer().lex(text)) {
+    shape.add(lexeme);
+    if (shape.depthBound > limits.maxDepth) {
+      fail([`Collections are nested more than ${limits.maxDepth} levels deep.`]);
+    }
+    if (shape.nodes > limits.maxNodes) {
+      fail([`The document holds more than ${limits.maxNodes} keys, values and list items, the limit that bounds the memory of the merge.`]);
+    }
+    yield* parser.next(lexeme);
+  }
+  yield* parser.end();
+}
+
+/**
  * From the lexer's tokens alone (linear time, constant memory): the number of value tokens, and an
  * upper bound of the nesting depth — open flow brackets, plus two levels per open indentation level
  * (a block sequence may sit at its key's column), plus the block indicators (`-`, `?`, `:`) on the
- * current line. Stops once a limit is exceeded.
+ * current line.
  */
-function scanShape(text: string, limits: YamlLimits): { depthBound: number; nodes: number } {
-  let flow = 0;
-  let depthBound = 0;
-  let nodes = 0;
-  let lineIndicators = 0;
-  let atLineStart = true;
-  const indents: number[] = [];
-  for (const token of new Lexer().lex(text)) {
+class ShapeScan {
+  public depthBound = 0;
+  public nodes = 0;
+  private flow = 0;
+  private lineIndicators = 0;
+  private atLineStart = true;
+  private readonly indents: number[] = [];
+
+  public add(token: string): void {
     const type = CST.tokenType(token);
     if (type === 'newline') {
-      atLineStart = true;
-      lineIndicators = 0;
-      continue;
+      this.atLineStart = true;
+      this.lineIndicators = 0;
+      return;
     }
-    if (type !== null && VALUE_TOKENS.has(type)) nodes++;
-    if (type === 'flow-seq-start' || type === 'flow-map-start') flow++;
-    else if ((type === 'flow-seq-end' || type === 'flow-map-end') && flow > 0) flow--;
-    else if ((type === 'seq-item-ind' || type === 'explicit-key-ind' || type === 'map-value-ind') && flow === 0) lineIndicators++;
-    if (atLineStart && flow === 0) {
+    if (type !== null && VALUE_TOKENS.has(type)) this.nodes++;
+    if (type === 'flow-seq-start' || type === 'flow-map-start') this.flow++;
+    else if ((type === 'flow-seq-end' || type === 'flow-map-end') && this.flow > 0) this.flow--;
+    else if ((type === 'seq-item-ind' || type === 'explicit-key-ind' || type === 'map-value-ind') && this.flow === 0) this.lineIndicators++;
+    if (this.atLineStart && this.flow === 0) {
       const column = type === 'space' ? token.length : 0;
-      while (indents.length > 0 && indents[indents.length - 1] >= column) indents.pop();
-      indents.push(column);
-      atLineStart = false;
+      while (this.indents.length > 0 && this.indents[this.indents.length - 1] >= column) this.indents.pop();
+      this.indents.push(column);
+      this.atLineStart = false;
     }
-    depthBound = Math.max(depthBound, flow + 2 * indents.length + lineIndicators);
-    if (depthBound > limits.maxDepth || nodes > limits.maxNodes) break;
+    this.depthBound = Math.max(this.depthBound, this.flow + 2 * this.indents.length + this.lineIndicators);
   }
-  return { depthBound, nodes };
 }
 
 /** Rewords the library's messages that would otherwise confuse (a stack overflow is really "too deep"). */
