@@ -102,7 +102,7 @@ project.package.addVersion('0.1.0');
 
 // Projects on `moduleResolution: node` (node10) do not read `exports`: point them at the subpath's types.
 project.package.addField('typesVersions', { '*': { pulumi: ['lib/pulumi/index.d.ts'] } });
-project.package.addField('files', ['lib', 'crds', 'kaito-catalog', 'kubernetes-openapi', 'README.md', 'LICENSE', 'API.md', 'CHANGELOG.md']);
+project.package.addField('files', ['lib', 'crds', 'crds-json', 'kaito-catalog', 'kubernetes-openapi', 'README.md', 'LICENSE', 'API.md', 'CHANGELOG.md']);
 // The peers a cdk8s user does not need.
 project.package.addField('peerDependenciesMeta', {
   '@pulumi/pulumi': { optional: true }, '@pulumi/kubernetes': { optional: true }, '@kubernetes/client-node': { optional: true },
@@ -159,6 +159,9 @@ project.testTask.spawn(docgenCheck);
 // src/imports/ is generated from crds/ by `cdk8s import`; stale generated code fails the tests.
 project.addTask('import-crds', { description: 'Regenerate src/imports/ from crds/ with cdk8s import', exec: 'node scripts/import-crds.mjs' });
 project.testTask.spawn(project.addTask('import-crds:check', { description: 'Fail when src/imports/ is stale', exec: 'node scripts/import-crds.mjs --check' }));
+// validate reads the vendored CRDs from crds-json/, written from crds/; stale, it fails the tests.
+project.addTask('crds-json', { description: 'Regenerate crds-json/ (the vendored CRDs as JSON, which validate reads) from crds/', exec: 'node scripts/crds-json.mjs' });
+project.testTask.spawn(project.addTask('crds-json:check', { description: 'Fail when crds-json/ is stale', exec: 'node scripts/crds-json.mjs --check' }));
 
 // The KAITO checks read KAITO's model data, generated into a module from kaito-catalog/; stale, it fails the tests.
 project.addTask('import-kaito-catalog', { description: 'Regenerate src/model-deployment/providers/kaito/catalog.generated.ts from kaito-catalog/', exec: 'node scripts/import-kaito-catalog.mjs' });

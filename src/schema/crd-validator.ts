@@ -76,11 +76,9 @@ export class CrdValidator {
     this.add(crds, true);
   }
 
-  /**
-   * Adds CRDs from YAML files; an apiVersion/kind already known keeps its CRD (files given earlier win).
-   */
-  public addFiles(paths: readonly string[]): void {
-    this.add(paths.flatMap((path) => parseCrdYaml(readFileSync(path, 'utf8'), path)), false);
+  /** Adds CRDs (`apiextensions.k8s.io/v1` objects); an apiVersion/kind already known keeps its CRD. */
+  public addFallbacks(crds: readonly unknown[]): void {
+    this.add(crds, false);
   }
 
   /** The schema compiler, loaded when the first custom resource is validated (core kinds never need it). */

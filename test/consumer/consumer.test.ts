@@ -86,7 +86,7 @@ describeWhen('the packed library in fresh consumer projects', problem === undefi
     const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' })) as { filename: string; files: { path: string }[] }[];
     tarball = join(work, packed[0].filename);
     const files = packed[0].files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['lib/index.js', 'lib/pulumi/index.d.ts', 'lib/schema/vendor/cel-js.cjs', 'lib/llama-stack/scripts/preflight.py', 'crds/ray.io_rayservices.yaml']));
+    expect(files).toEqual(expect.arrayContaining(['lib/index.js', 'lib/pulumi/index.d.ts', 'lib/schema/vendor/cel-js.cjs', 'lib/llama-stack/scripts/preflight.py', 'crds/ray.io_rayservices.yaml', 'crds-json/ray.io_rayservices.json']));
     expect(files.filter((f) => f.startsWith('test/') || f.startsWith('src/'))).toEqual([]);
   });
   afterAll(() => {
