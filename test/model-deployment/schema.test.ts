@@ -132,6 +132,7 @@ spec:
                 - rule: "isURL(self.url)"
                 - rule: "self.size <= 3"
                   message: size must be at most 3
+                - rule: "self.size <"
               properties:
                 url: { type: string }
                 size: { type: integer, format: int32 }
@@ -145,10 +146,13 @@ spec:
     expect(validator.types).toEqual([{ apiVersion: 'example.com/v1', kind: 'Widget' }]);
     const result = validator.validate({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { url: 'https://x', size: 4 } });
     expect(result.violations).toEqual([{ path: 'spec', message: 'size must be at most 3' }]);
-    expect(result.notes).toHaveLength(1);
+    expect(result.notes).toHaveLength(2);
     expect(result.notes[0]).toMatch(/^spec: could not evaluate x-kubernetes-validations rule "isURL\(self.url\)"/);
-    expect(validator.validate({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 2 ** 31 } }).violations)
-      .toEqual([{ path: 'spec.size', message: 'must match format "int32"' }, { path: 'spec', message: 'size must be at most 3' }]);
+    expect(result.notes[1]).toMatch(/^spec: could not evaluate x-kubernetes-validations rule "self.size <"/);
+    // A second object: the rules are parsed once per schema, a syntax error kept with its rule.
+    const second = validator.validate({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 2 ** 31 } });
+    expect(second.violations).toEqual([{ path: 'spec.size', message: 'must match format "int32"' }, { path: 'spec', message: 'size must be at most 3' }]);
+    expect(second.notes).toEqual(result.notes);
   });
 
   test('unknown kinds and non-objects are violations', () => {
