@@ -3,22 +3,20 @@
  * CLI reads a kubeconfig, as a user's, and sends each object with server-side dry-run and strict field
  * validation; the server's refusals and warnings are reported per object, and nothing is written.
  */
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Cluster } from './cluster';
 import { ApiServer, describeWithApiServer, KUBECONFIG_NAMESPACE, NEWEST_TESTED_MINOR } from './server';
+import { runBuiltCli } from '../cli/built-cli';
 
-const BIN = path.join(__dirname, '..', '..', 'lib', 'cli', 'kube-inference.cjs');
 const MINOR = NEWEST_TESTED_MINOR;
 /** The namespace of the kubeconfig's context (ApiServer.kubeconfig). */
 const CONTEXT_NAMESPACE = KUBECONFIG_NAMESPACE;
 
-function validate(args: string[], input: string, env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync('node', [BIN, 'validate', ...args, '-'], { input, encoding: 'utf8', timeout: 60_000, env: { ...process.env, KUBECONFIG: '', ...env } });
-  return { code: r.status, stderr: r.stderr, stdout: r.stdout };
-}
+/** `validate <args> -` on `input`, the user's kubeconfig out of reach unless `env` names one. */
+const validate = (args: string[], input: string, env: NodeJS.ProcessEnv = {}) =>
+  runBuiltCli(['validate', ...args, '-'], { input, timeout: 60_000, env: { KUBECONFIG: '', ...env } });
 
 const yaml = (...objects: object[]) => objects.map((o) => JSON.stringify(o)).join('\n---\n');
 const configMap = (name: string, data: Record<string, unknown> = { a: 'b' }) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });

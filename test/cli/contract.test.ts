@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { BUILT_CLI, runBuiltCli } from './built-cli';
 import { cli } from './run';
 import { MANIFEST_LIMITS } from '../../src/cli/inputs';
 import { EXIT_BROKEN_PIPE } from '../../src/cli/io';
@@ -13,16 +14,10 @@ import { writeFilesAtomically } from '../../src/io/files';
 import { describeWhen } from '../sandbox/host';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
-// The built binary as the package's `bin` names it: the launcher of the bundle of lib/cli/main.js.
-const BIN = join(__dirname, '..', '..', 'lib', 'cli', 'kube-inference.cjs');
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 const tmp = () => mkdtempSync(join(tmpdir(), 'cli-contract-'));
-
-/** Runs the built binary; a run that does not end within 20 s is killed and reported (never waited on). */
-function binary(args: string[], input?: string) {
-  const r = spawnSync('node', [BIN, ...args], { input, timeout: 20_000, encoding: 'utf8' });
-  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
-}
+/** A run of the built binary that does not end within 20 s is killed and reported (never waited on). */
+const BOUNDED = { timeout: 20_000 };
 
 describe('version and help', () => {
   test.each([['--version'], ['-V']])('%s prints the package version', async (flag) => {
@@ -78,7 +73,7 @@ describe('inputs that are not regular files are refused, never waited on', () =>
     const fifo = join(tmp(), 'manifests.yaml');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     for (const command of ['render', 'validate', 'status']) {
-      const r = binary([command, fifo]);
+      const r = runBuiltCli([command, fifo], BOUNDED);
       expect({ command, signal: r.signal, code: r.code, stdout: r.stdout })
         .toEqual({ command, signal: null, code: 1, stdout: '' });
       expect(r.stderr).toBe(`error: ${fifo} is a FIFO (named pipe), not a regular file: give a file, or '-' to read standard input.\n`);
@@ -92,7 +87,7 @@ describe('inputs that are not regular files are refused, never waited on', () =>
   });
 
   test('standard input over the limit is not read further either', () => {
-    const r = binary(['render', '-'], `# ${'x'.repeat(16 * 1024 * 1024)}\n`);
+    const r = runBuiltCli(['render', '-'], { ...BOUNDED, input: `# ${'x'.repeat(16 * 1024 * 1024)}\n` });
     expect({ code: r.code, stdout: r.stdout, stderr: r.stderr })
       .toEqual({ code: 1, stdout: '', stderr: 'error: <stdin> is larger than the limit of 16777216 bytes (16384 KiB); it was not read further.\n' });
   });
@@ -112,7 +107,7 @@ describe('output that cannot be written', () => {
     const text = readFileSync(FIXTURE, 'utf8');
     const many = join(tmp(), 'many.yaml');
     writeFileSync(many, Array.from({ length: 40 }, (_, i) => text.replace(/team-([ab])/g, `team-$1-${i}`)).join('\n---\n'));
-    const child = spawn('node', [BIN, 'render', many], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BUILT_CLI, 'render', many], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => { stderr += d; });
     const code = await new Promise<number | null>((resolve) => {
@@ -123,7 +118,7 @@ describe('output that cannot be written', () => {
   });
 
   test('-o under /proc fails at once with the path named', () => {
-    const r = binary(['render', FIXTURE, '-o', '/proc/kube-inference/out']);
+    const r = runBuiltCli(['render', FIXTURE, '-o', '/proc/kube-inference/out'], BOUNDED);
     expect({ signal: r.signal, code: r.code, stdout: r.stdout }).toEqual({ signal: null, code: 1, stdout: '' });
     expect(r.stderr).toBe('error: cannot write to /proc/kube-inference/out: /proc/kube-inference does not exist.\n');
   });
@@ -161,7 +156,7 @@ describeWhen('a full disk (a 16 KiB tmpfs in a mount namespace of its own)', mou
   const onFullDisk = (shell: string) => {
     const dir = tmp();
     const script = `mount -t tmpfs -o size=16k tmpfs "$1" && ${shell}`;
-    const r = spawnSync('unshare', ['-rm', 'sh', '-c', script, 'sh', dir, process.execPath, BIN, FIXTURE], { encoding: 'utf8', timeout: 20_000 });
+    const r = spawnSync('unshare', ['-rm', 'sh', '-c', script, 'sh', dir, process.execPath, BUILT_CLI, FIXTURE], { encoding: 'utf8', timeout: 20_000 });
     return { dir, code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
 
@@ -179,7 +174,7 @@ describeWhen('a full disk (a 16 KiB tmpfs in a mount namespace of its own)', mou
 });
 
 /** The built binary run as `nobody` (root reads every directory, so permission errors need another user). */
-const asNobody = (args: string[]) => spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args], { encoding: 'utf8', timeout: 20_000 });
+const asNobody = (args: string[]) => spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BUILT_CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
 const otherUser = process.getuid?.() === 0 && asNobody(['--version']).status === 0
   ? { ok: true as const } : { ok: false as const, reason: 'running the built binary as another user needs root and setpriv (util-linux)' };
 

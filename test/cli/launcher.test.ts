@@ -3,17 +3,16 @@
  * a directory of the user's own. The cache may only save compile time: the output is the same with it,
  * without it, with a broken one, and when the directory is not the user's alone (never read then).
  */
-import { spawnSync } from 'child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { runBuiltCli } from './built-cli';
 
-const BIN = join(__dirname, '..', '..', 'lib', 'cli', 'kube-inference.cjs');
 const LLSD = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
 
-function render(cache: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, 'render', LLSD], { encoding: 'utf8', env: { ...process.env, KUBE_INFERENCE_COMPILE_CACHE: cache } });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+function render(cache: string): { code: number | null; stdout: string; stderr: string } {
+  const { code, stdout, stderr } = runBuiltCli(['render', LLSD], { env: { KUBE_INFERENCE_COMPILE_CACHE: cache } });
+  return { code, stdout, stderr };
 }
 
 describe('the launcher\'s code cache', () => {
@@ -27,7 +26,7 @@ describe('the launcher\'s code cache', () => {
   const uncached = render('off');
 
   test('is written by a command\'s first run, the user\'s alone, and read by the next: the same output each time', () => {
-    expect(uncached).toMatchObject({ status: 0, stderr: '' });
+    expect(uncached).toMatchObject({ code: 0, stderr: '' });
     const dir = join(newDir(), 'cache');
     expect(render(dir)).toEqual(uncached);
     const files = readdirSync(dir);

@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from 'child_process';
+import { execFileSync } from 'child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { parseAllDocuments } from 'yaml';
+import { runBuiltCli } from './built-cli';
 import { cli } from './run';
 import { LAUNCH_SERVER } from '../llama-stack/helpers';
 
@@ -385,22 +386,21 @@ spec:
 });
 
 describe('the built kube-inference binary', () => {
-  const bin = join(__dirname, '..', '..', 'lib', 'cli', 'kube-inference.cjs');
-
   test('renders from a pipe and exits 0', () => {
-    const out = execFileSync('node', [bin, 'render', '-'], { input: readFileSync(FIXTURE) }).toString();
-    expect(kinds(out)).toContain('Deployment/team-a');
+    const r = runBuiltCli(['render', '-'], { input: readFileSync(FIXTURE, 'utf8') });
+    expect(r).toMatchObject({ code: 0 });
+    expect(kinds(r.stdout)).toContain('Deployment/team-a');
   });
 
   test('exits 1 on invalid input without a stack trace', () => {
     const dir = tmp();
     const file = join(dir, 'bad.yaml');
     writeFileSync(file, readFileSync(FIXTURE, 'utf8').replace('name: starter', 'name: nope'));
-    const r = spawnSync('node', [bin, 'render', file]);
-    expect(r.status).toBe(1);
-    expect(r.stdout.toString()).toBe('');
-    expect(r.stderr.toString()).toContain("spec.server.distribution.name: 'nope' is not a distribution llama-stack 0.7 publishes an image of");
-    expect(r.stderr.toString()).not.toMatch(/\n\s+at /);
+    const r = runBuiltCli(['render', file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain("spec.server.distribution.name: 'nope' is not a distribution llama-stack 0.7 publishes an image of");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
 

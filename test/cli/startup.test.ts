@@ -6,9 +6,9 @@ import { spawnSync } from 'child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { BUILT_CLI } from './built-cli';
 
 const LIB = join(__dirname, '..', '..', 'lib');
-const BIN = join(LIB, 'cli', 'kube-inference.cjs');
 const BUNDLE = join(LIB, 'cli', 'kube-inference.bundle.cjs');
 const UNBUNDLED = join(LIB, 'cli', 'main.js');
 const LLSD = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
@@ -36,16 +36,16 @@ spec:
 
 describe('the bundled CLI', () => {
   test('renders from its one file, cdk8s and yaml included, loaded by the launcher', () => {
-    expect(loadedModules(BIN, ['render', LLSD])).toEqual([BIN, BUNDLE]);
-    expect(loadedModules(BIN, ['render', '-'], MODEL)).toEqual([BIN, BUNDLE]);
+    expect(loadedModules(BUILT_CLI, ['render', LLSD])).toEqual([BUILT_CLI, BUNDLE]);
+    expect(loadedModules(BUILT_CLI, ['render', '-'], MODEL)).toEqual([BUILT_CLI, BUNDLE]);
   });
 
   test('validate reads built-in kinds\' vendored schemas as data; ajv loads for custom resources only', () => {
-    const loaded = loadedModules(BIN, ['render', LLSD]);
+    const loaded = loadedModules(BUILT_CLI, ['render', LLSD]);
     expect(loaded).not.toContainEqual(expect.stringMatching(/node_modules\/(ajv|kubernetes-models)\//));
-    expect(loadedModules(BIN, ['validate', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {a: b}\n')).toEqual([BIN, BUNDLE]);
+    expect(loadedModules(BUILT_CLI, ['validate', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {a: b}\n')).toEqual([BUILT_CLI, BUNDLE]);
     const workspace = 'apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata: {name: w}\nresource: {labelSelector: {}}\n';
-    expect(loadedModules(BIN, ['validate', '-'], workspace)).toContainEqual(expect.stringMatching(/node_modules\/ajv\//));
+    expect(loadedModules(BUILT_CLI, ['validate', '-'], workspace)).toContainEqual(expect.stringMatching(/node_modules\/ajv\//));
   });
 });
 

@@ -4,27 +4,25 @@
  * and kubeconfigs that are not files or name contexts with escape sequences. Every case ends in one line
  * on stderr, exit 1, within the bounds the command names, and nothing from outside reaches the terminal raw.
  */
-import { spawn, spawnSync } from 'child_process';
+import { spawnSync } from 'child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'http';
 import { AddressInfo } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { runBuiltCliAsync } from './built-cli';
 
-const BIN = join(__dirname, '..', '..', 'lib', 'cli', 'kube-inference.cjs');
 const CONFIG_MAP = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'default' }, data: { a: 'b' } });
 /** Clears the screen, writes the clipboard (OSC 52), rings, returns the cursor; and a bidirectional override. */
 const HOSTILE_TEXT = '\u001b[2J\u001b]52;c;ZXZpbA==\u0007\rreordered: \u202egnp.exe';
 
-/** Runs the bundled CLI without blocking this process (the hostile server answers from it). */
-function validate(args: string[], env: NodeJS.ProcessEnv = {}, input = CONFIG_MAP): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('node', [BIN, 'validate', '--server', ...args, '-'], { env: { ...process.env, KUBECONFIG: '', ...env } });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString('utf8'); });
-    child.on('close', (code) => resolve({ code, stderr }));
-    child.stdin.end(input);
-  });
+/**
+ * `validate --server <args> -` on `input`, the user's kubeconfig out of reach unless `env` names one; not
+ * blocking this process (the hostile server answers from it).
+ */
+async function validate(args: string[], env: NodeJS.ProcessEnv = {}, input = CONFIG_MAP): Promise<{ code: number | null; stderr: string }> {
+  const { code, stderr } = await runBuiltCliAsync(['validate', '--server', ...args, '-'], { input, env: { KUBECONFIG: '', ...env } });
+  return { code, stderr };
 }
 
 describe('validate --server against a hostile cluster', () => {

@@ -1,13 +1,11 @@
 // The red-team finding "Unbounded work" (issue 28) through the CLI users run (the bundle; `npx projen
 // compile` builds it): `validate --crd` ran until killed on these; the API server's work is bounded.
-import { spawnSync } from 'child_process';
 import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { stringify } from 'yaml';
+import { runBuiltCli } from './built-cli';
 import { ALMOST, bound, boundCrd, tags, TRIPLE_ALL, unboundedFields } from '../schema/unbounded-work';
-
-const BIN = join(__dirname, '..', '..', 'lib', 'cli', 'kube-inference.cjs');
 
 test('validate --crd: a backtracking pattern, a backtracking matches() and a costly rule end with the API server\'s verdicts', () => {
   const dir = mkdtempSync(join(tmpdir(), 'validate-unbounded-'));
@@ -16,9 +14,9 @@ test('validate --crd: a backtracking pattern, a backtracking matches() and a cos
   writeFileSync(crd, stringify(boundCrd(unboundedFields())));
   writeFileSync(objects, [{ word: ALMOST }, { letters: ALMOST }, { tags: tags(400) }].map((spec) => stringify(bound(spec))).join('---\n'));
   // The timeout is an outer bound for a regression, not the expectation.
-  const r = spawnSync(process.execPath, [BIN, 'validate', '--crd', crd, objects], { encoding: 'utf8', timeout: 60_000 });
-  expect({ status: r.status, stderr: r.stderr }).toEqual({
-    status: 1,
+  const r = runBuiltCli(['validate', '--crd', crd, objects], { timeout: 60_000 });
+  expect({ code: r.code, stderr: r.stderr }).toEqual({
+    code: 1,
     stderr: [
       `error: ${objects} document 1 (Bound "b"): spec.word: must match pattern "^(a+)+$"`,
       `error: ${objects} document 2 (Bound "b"): spec.letters: only as`,
