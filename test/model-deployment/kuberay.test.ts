@@ -136,6 +136,31 @@ describe('KubeRay RayService (ray.io/v1)', () => {
     ]);
   });
 
+  test('parallel sizes are checked as serveConfigV2 carries them: vLLM\'s int() of the text where the vLLM is known', () => {
+    const args = (a: Record<string, string>, props = AGG): ModelDeploymentProps => ({ ...props, engine: { ...props.engine!, args: a } });
+    const written = (props: ModelDeploymentProps) =>
+      parse(render(props).resource.spec.serveConfigV2).applications[0].args.llm_configs[0].engine_kwargs;
+    // int("1_000") is 1000: more GPUs than a worker brings, not a text that is no number.
+    expect(problemsFor(args({ 'tensor-parallel-size': '1_000' }))).toEqual([{
+      field: 'engine.args.tensor-parallel-size',
+      message: 'engine.args.tensor-parallel-size makes each Ray Serve replica reserve 1000 GPUs, but a worker brings 2 (resources.gpu.count): '
+        + 'the replicas would wait for GPUs the Ray cluster never has; set resources.gpu.count to 1000, or lower the parallel sizes',
+    }]);
+    // " 2 " and "+2" are 2: checked against each role's GPUs as "2" is (render throws on a problem).
+    for (const two of ['2', ' 2 ', '+2']) {
+      expect(render(args({ 'tensor-parallel-size': two })).warnings).toEqual([]);
+      expect(written(args({ 'tensor-parallel-size': two })).tensor_parallel_size).toBe(2);
+      expect(problemsFor(args({ 'tensor-parallel-size': two }, DISAGG)).map((p) => p.message))
+        .toEqual([expect.stringMatching(/^engine\.args\.tensor-parallel-size makes each Ray Serve replica reserve 2 GPUs, but a prefill worker brings 1 /)]);
+    }
+    expect(render(args({ 'pipeline-parallel-size': '0_1', 'tensor-parallel-size': ' 1' })).warnings)
+      .toEqual([expect.stringMatching(/^engine\.args\.pipeline-parallel-size × engine\.args\.tensor-parallel-size makes each Ray Serve replica use 1 GPUs, /)]);
+    // Another image: Ray hands vLLM the text "1_000" (the guess from the text), which is no number of GPUs.
+    expect(problemsFor(args({ 'tensor-parallel-size': '1_000' }, { ...AGG, image: 'registry.example.com/ray-llm:custom' }))).toEqual([
+      { field: 'engine.args.tensor-parallel-size', message: '"1_000" is not a positive whole number of GPUs' },
+    ]);
+  });
+
   test('engine.args names vLLM does not have fail synth as Ray would refuse them, where the vLLM is known', () => {
     const args = (a: Record<string, string>, extra: Partial<ModelDeploymentProps> = {}): ModelDeploymentProps => ({ ...AGG, ...extra, engine: { type: 'vllm', args: a } });
     expect(problemsFor(args({ 'gpu-memory-utilisation': '0.9', 'max_num_seqs': '8', 'no-such-thing': '1' }))).toEqual([

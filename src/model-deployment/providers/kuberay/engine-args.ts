@@ -172,8 +172,9 @@ export function engineArgProblems(d: ResolvedModelDeployment, known: boolean): P
 
 /**
  * `engine.args` as engine_kwargs values, by vLLM's field name. Where the vLLM is known, each as its CLI types
- * the flag (values it refuses are problems of {@link engineArgProblems}); elsewhere guessed from the text
- * ({@link typedArgValue}).
+ * the flag (values it refuses are problems of {@link engineArgProblems}, and stay text); elsewhere guessed from
+ * the text ({@link typedArgValue}). serve-config.ts writes these, and replica-gpus.ts checks the parallel sizes
+ * among them against the GPUs.
  */
 export function engineKwargs(args: Readonly<Record<string, string>>, known: boolean): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args).map(([key, text]) => {

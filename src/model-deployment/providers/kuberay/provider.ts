@@ -117,11 +117,12 @@ export class KubeRayProvider implements InferenceProvider {
       problems.push(...argsConflicts(d, { 'kv-transfer-config': 'serving.mode (NIXL KV transfer)', 'kv_transfer_config': 'serving.mode (NIXL KV transfer)' }));
     }
     problems.push(...argsConflicts(d, { 'model': 'model.id', 'served-model-name': 'model.servedName', 'served_model_name': 'model.servedName' }));
-    const argProblems = engineArgProblems(d, this.vllmArgsKnown(d));
+    const known = this.vllmArgsKnown(d);
+    const argProblems = engineArgProblems(d, known);
     problems.push(...argProblems);
     if (d.resources.gpu.count > 0 || d.mode === 'disaggregated') {
-      // A parallel size already refused for its type is not checked again against the GPUs.
-      problems.push(...replicaGpuProblems(d).filter((p) => !argProblems.some((a) => a.field === p.field)));
+      // A parallel size vLLM's CLI refuses stays text in engine_kwargs: refused once above, for its type, not again here.
+      problems.push(...replicaGpuProblems(d, known).filter((p) => !argProblems.some((a) => a.field === p.field)));
     }
     for (const field of ['cpu', 'memory']) {
       const value = overrideValue(d.overrides, ['head', 'resources', field]);
@@ -134,8 +135,9 @@ export class KubeRayProvider implements InferenceProvider {
   }
 
   public render(context: RenderContext): ApiObject {
-    replicaGpuWarnings(context.deployment).forEach(context.warn);
-    return renderRayService(context, { rayVersion: this.rayVersion, image: this.image, vllmArgsKnown: this.vllmArgsKnown(context.deployment) });
+    const known = this.vllmArgsKnown(context.deployment);
+    replicaGpuWarnings(context.deployment, known).forEach(context.warn);
+    return renderRayService(context, { rayVersion: this.rayVersion, image: this.image, vllmArgsKnown: known });
   }
 
   /** Whether `d` runs the vLLM engine-args.generated.ts was read from: Ray's own image of that release. */
