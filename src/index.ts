@@ -46,7 +46,7 @@ export type { PlacedServiceAddress, ProviderServiceAddressSpec, ServiceAddress, 
 export { RunConfigError } from './run-config/errors';
 export type { RunConfigIssue } from './run-config/errors';
 export { UnwritableValueError } from './run-config/render';
-export type { PathSegment } from './run-config/scalars';
+export type { PathSegment } from './io/scalars';
 
 // ModelDeployment: one model-serving spec rendered into KAITO, Dynamo or KubeRay resources.
 export { ModelDeployment } from './model-deployment/model-deployment';

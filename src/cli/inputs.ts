@@ -1,8 +1,8 @@
 import { resolve } from 'path';
 import { CliIo } from './io';
 import { describeFsError, InputTooLargeError, readRegularFileCapped, parseUntrustedYamlStream, YamlLimits } from '../io';
+import { plainNumbers } from '../io/scalars';
 import { RunConfigError } from '../run-config/errors';
-import { plainNumbers } from '../run-config/scalars';
 
 /** One parsed YAML document of the input. */
 export interface InputDocument {

@@ -1,7 +1,7 @@
 import { fstatSync, writeSync } from 'fs';
 import { parseArgs, ParseArgsConfig } from 'util';
 import { readTextCapped } from '../io';
-import { BIDI_CONTROLS, unicodeEscape } from '../run-config/scalars';
+import { BIDI_CONTROLS, unicodeEscape } from '../io/scalars';
 import { closest } from '../suggest';
 
 /** What a CLI command may touch of the outside world; tests pass their own. */

@@ -14,11 +14,11 @@
 // controls, DEL and C1 controls, which PyYAML refuses raw; NEL, LINE and PARAGRAPH SEPARATOR, which
 // YAML 1.1 readers take for line breaks; the byte order mark; bidirectional controls, which reorder what
 // a terminal or an editor shows) is double-quoted with JSON's escapes and those characters escaped too
-// (run-config/scalars.ts quoteString), which every reader reads alike.
+// (io/scalars.ts quoteString), which every reader reads alike.
 import { Document, Scalar, ScalarTag, Tags } from 'yaml';
 import { stringifyString } from 'yaml/util';
 import { asKubectlReads, asPyYamlReads } from '../io';
-import { BIDI_CONTROLS, quoteString } from '../run-config/scalars';
+import { BIDI_CONTROLS, quoteString } from '../io/scalars';
 
 const STR = 'tag:yaml.org,2002:str';
 const MERGE = 'tag:yaml.org,2002:merge';

@@ -1,6 +1,6 @@
 import type { Tags } from 'yaml';
+import { floatValue } from './scalars';
 import { scalarTag } from './yaml-tags';
-import { floatValue } from '../run-config/scalars';
 
 /*
  * How kubectl resolves plain (unquoted) scalars of a manifest: sigs.k8s.io/yaml decodes YAML into untyped

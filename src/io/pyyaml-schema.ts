@@ -1,6 +1,6 @@
 import type { ScalarTag, Tags } from 'yaml';
+import { floatValue, WholeFloat } from './scalars';
 import { scalarTag } from './yaml-tags';
-import { floatValue, WholeFloat } from '../run-config/scalars';
 
 /*
  * How llama-stack's reader resolves plain (unquoted) scalars: PyYAML's `yaml.safe_load`, a YAML 1.1

@@ -24,12 +24,12 @@ import { checkWorkers, serverSectionOf, servesTls } from './server/process';
 import { resolveRelease } from './server/release';
 import { checkTls, needsInsecureFlag, serverTransport } from './server/tls';
 import { mergeAtSynthTime, SynthTimeConfig } from './synth-time-merge';
+import { formatPath } from '../io/scalars';
 import { RunConfigError } from '../run-config/errors';
 import { providerIdProblem, providerKey } from '../run-config/provider-id';
 import { verifyReadBack } from '../run-config/read-back';
 import { acceptedSectionsText, missingApiFix, releaseName, ServerRelease } from '../run-config/releases';
 import { renderJson, renderYaml, UnwritableValueError } from '../run-config/render';
-import { formatPath } from '../run-config/scalars';
 import { ServedModel, servedModelProblems } from '../run-config/served-models';
 import type { ServerTransport } from '../run-config/server-transport';
 

@@ -5,8 +5,8 @@ import { PROVIDER_METADATA_FILE, ProviderMetadata } from './provider-metadata';
 import { verifyReadBack } from './read-back';
 import { acceptedApisText, acceptedSectionsText, DEFAULT_SERVER_VERSION, missingApiFix, releaseName, requireRelease } from './releases';
 import { renderYaml, UnwritableValueError } from './render';
-import { formatPath } from './scalars';
 import { addressKeyConflict, placeServiceAddress, ServiceAddress } from './service-address';
+import { formatPath } from '../io/scalars';
 
 /** `apiVersion` of `extra-providers.yaml`. */
 export const EXTERNAL_PROVIDERS_API_VERSION = 'llamastack.io/v1alpha1';

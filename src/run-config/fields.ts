@@ -5,7 +5,7 @@
  */
 
 import { isRecord } from '../checks';
-import { renderScalar, WholeFloat } from './scalars';
+import { renderScalar, WholeFloat } from '../io/scalars';
 
 /** A plain mapping read from YAML or JSON. */
 export type PlainMap = Readonly<Record<string, unknown>>;

@@ -11,12 +11,12 @@ import { verifyReadBack } from './read-back';
 import { DEFAULT_SERVER_VERSION, requireRelease, ServerRelease } from './releases';
 import { UnwritableValueError } from './render';
 import { CONFIG_LIMITS, ParsedYaml, parseUntrustedYaml } from '../io';
-import { formatPath } from './scalars';
 import {
   SERVED_MODEL_PROVIDER_TYPE, ServedModel, servedModelId, servedModelProviderEntry, servedModelRegistration,
 } from './served-models';
 import { serverSettingsToAdd, ServerTransport } from './server-transport';
 import { PlacedServiceAddress, placeServiceAddress, ServicePartMode } from './service-address';
+import { formatPath } from '../io/scalars';
 
 /** Options of {@link mergeRunConfig}. */
 export interface MergeOptions {

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject } from '../checks';
 import { MAX_WRITE_DEPTH } from './render';
 import { CONFIG_LIMITS, parseUntrustedYaml, YamlLimits } from '../io';
-import { formatPath, PathSegment } from './scalars';
+import { formatPath, PathSegment } from '../io/scalars';
 
 /**
  * Limits for reading back what we wrote: the inputs were checked against {@link CONFIG_LIMITS}, and

@@ -1,7 +1,7 @@
 import { isPlainObject } from '../checks';
-import { formatScalarKey, isScalarValue, PathSegment, renderScalar, UnwritableValueError } from './scalars';
+import { formatScalarKey, isScalarValue, PathSegment, renderScalar, UnwritableValueError } from '../io/scalars';
 
-export { UnwritableValueError, type PathSegment } from './scalars';
+export { UnwritableValueError, type PathSegment } from '../io/scalars';
 
 /** How new YAML text is laid out, so that it matches the file it is inserted into. */
 export interface YamlLayout {

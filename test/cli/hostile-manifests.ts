@@ -1,4 +1,4 @@
-import { escapeBeyondJson } from '../../src/run-config/scalars';
+import { escapeBeyondJson } from '../../src/io/scalars';
 import { HOSTILE_STRINGS } from '../run-config/hostile-values';
 
 /** The hostile strings that are ConfigMap data keys (the API server's `[-._a-zA-Z0-9]+`, at most 253, not `.`/`..`). */

@@ -1,5 +1,5 @@
 import { CONFIG_LIMITS, METADATA_LIMITS, parseUntrustedYaml, YamlLimits } from '../../src/io/safe-yaml';
-import { WholeFloat } from '../../src/run-config/scalars';
+import { WholeFloat } from '../../src/io/scalars';
 import { aliasBomb } from '../run-config/fuzz-inputs';
 import { runConfigError } from '../run-config/helpers';
 

@@ -1,4 +1,4 @@
-import { WholeFloat } from '../../src/run-config/scalars';
+import { WholeFloat } from '../../src/io/scalars';
 
 /**
  * Values that YAML 1.1 readers (PyYAML's `safe_load`, which llama-stack uses) read differently from

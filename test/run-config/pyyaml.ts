@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { WholeFloat } from '../../src/run-config/scalars';
+import { WholeFloat } from '../../src/io/scalars';
 import { SandboxSupport } from '../sandbox/host';
 
 /**

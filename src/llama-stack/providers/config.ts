@@ -1,6 +1,6 @@
 import { ProblemCollector } from '../../errors';
+import { WholeFloat } from '../../io/scalars';
 import { CONFIG_KEY, DNS1123_SUBDOMAIN } from '../../name-patterns';
-import { WholeFloat } from '../../run-config/scalars';
 
 /** An environment variable the server container reads from a Secret. */
 export interface SecretEnvVar {
