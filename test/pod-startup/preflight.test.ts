@@ -230,6 +230,31 @@ describe('preflight.py', () => {
     expect(r.stderr).toContain("Preflight failed: 1 of 1 external provider(s) cannot be loaded ('acme_dep')");
   });
 
+  test('packages no provider owns are checked as one, named the same in every message', () => {
+    const unowned = '(packages without an owner in installed-packages.txt)';
+    const s = shared()
+      .install('good', IMG, { name: 'good-p', files: providerFiles('good_p') })
+      .install('nobody', IMG, {
+        name: 'stray-lib',
+        files: { 'stray_lib/__init__.py': '', 'stray_lib/_x.cpython-311-x86_64-linux-gnu.so': elfHeader(FOREIGN_ELF_MACHINE) },
+        entryPoints: '[opentelemetry_instrumentor]\nstray = stray_lib:Instrumentor\n',
+      })
+      .provider('good', IMG, { packageName: 'good_p', providerType: 'remote::good_p', api: 'inference' });
+    const r = s.preflight();
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain(`WARNING: Provider package declares OpenTelemetry entry points (non-blocking)\n\nProvider: ${unowned}\n`);
+    expect(r.stderr).toContain(`ERROR: Preflight check failed for external provider '${unowned}'`);
+    expect(r.stderr).toContain(`Provider: ${unowned}\n`);
+    expect(r.stderr).toContain('Module: -\nCheck: architecture');
+    expect(r.stderr).toContain(`Preflight failed: 1 of 2 external provider(s) cannot be loaded ('${unowned}')`);
+    // Without the foreign binary the same package only warns, and is no provider of the count.
+    fs.rmSync(path.join(s.packages, 'stray_lib', '_x.cpython-311-x86_64-linux-gnu.so'));
+    const ok = s.preflight();
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain(`Provider: ${unowned}\n`);
+    expect(ok.stdout).toContain('Preflight passed: 1 external provider(s) ready (1 warning(s)).');
+  });
+
   test('detects wheels and extensions built for another CPython, and non-Linux binaries', () => {
     const py = hostPython().version.replace('.', '');
     const other = `3${Number(py.slice(1)) + 1}`;

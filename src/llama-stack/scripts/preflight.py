@@ -550,17 +550,21 @@ def otel_warning(p, dist):
     return "\n".join(lines)
 
 
-def check_otel_entry_points(providers, dists, owners):
-    """Adds otel_warning to the provider that installed each distribution; returns those of unowned ones."""
+def unattributed():
+    """Stands for the packages no provider installed (installed-packages.txt names no owner) in the checks."""
+    p = Provider(os.path.join(METADATA, "(unattributed)"))
+    p.id, p.module = "(packages without an owner in installed-packages.txt)", "-"
+    return p
+
+
+def check_otel_entry_points(providers, dists, owners, unowned):
+    """Adds otel_warning to the provider that installed each distribution, `unowned` where none did."""
     by_key = {p.key: p for p in providers}
-    unowned = Provider(os.path.join(METADATA, "(unattributed)"))
-    unowned.id = "(no owner in installed-packages.txt)"
     for d in dists:
         owner = by_key.get(owners.get(d.key), unowned)
         warning = otel_warning(owner, d)
         if warning:
             owner.warnings.append(warning)
-    return unowned.warnings
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -636,7 +640,8 @@ def main():
 
     dists = read_dists()
     owners = read_owners()
-    unowned_warnings = check_otel_entry_points(providers, dists, owners)
+    unowned = unattributed()
+    check_otel_entry_points(providers, dists, owners, unowned)
     reference = running_identity()
     checked = set()
     by_id = {p.id: p for p in providers}
@@ -668,13 +673,10 @@ def main():
                 p.id, field(spec, "provider_type"), field(spec, "api"), p.module, origin))
 
     others = [d for d in dists if d.key not in checked]
-    if others and not any(p.errors for p in providers):
-        stray = Provider(os.path.join(METADATA, "(unattributed)"))
-        stray.id, stray.module = "(packages without an owner in installed-packages.txt)", "-"
-        if not check_architecture(stray, others, reference):
-            providers.append(stray)
+    if others and not any(p.errors for p in providers) and not check_architecture(unowned, others, reference):
+        providers.append(unowned)  # counted among the providers that failed
 
-    warnings = [w for p in providers for w in p.warnings] + unowned_warnings
+    warnings = [w for p in providers for w in p.warnings] + ([] if unowned in providers else unowned.warnings)
     for w in warnings:
         emit(w if w.startswith("WARNING:") else "WARNING: " + w)
         emit()
