@@ -1,6 +1,8 @@
-// Benchmark of `kube-inference merge-config` as the merge image runs it (the bundled CLI): wall time
-// and peak memory for 1, 10 and 50 external providers over the largest reference config, next to
-// a bare node process that only parses and writes the same YAML (floor.mjs). Also reports the size
+// Benchmark of `kube-inference merge-config` as the merge image runs it (the launcher, src/cli/launcher.ts,
+// loading the bundled CLI with the code cache the image's build writes: containers/merge/warm-up/), and,
+// for reference, the same without the cache (KUBE_INFERENCE_COMPILE_CACHE=off, every run compiles the
+// bundle): wall time and peak memory for 1, 10 and 50 external providers over the largest reference config,
+// next to a bare node process that only parses and writes the same YAML (floor.mjs). Also reports the size
 // of the bundle and, when buildah is installed, of the merge image. Prints a table; asserts nothing.
 //
 // Usage: node bench/merge-config/bench.mjs [--runs N] [--no-image]
@@ -26,6 +28,12 @@ function run(command, commandArgs, options = {}) {
 // The CLI exactly as the image ships it, and the floor bundled the same way (one file, yaml inside).
 run('bash', [path.join(repo, 'scripts/merge-image/bundle.sh'), work]);
 const cli = path.join(work, 'kube-inference.cjs');
+const bundle = path.join(work, 'kube-inference.bundle.cjs');
+// The image's code cache, written as its build writes it (by the warm-up, with this node: the measured runs' own).
+const cache = path.join(work, 'compile-cache');
+run(process.execPath, [path.join(work, 'warm-up', 'warm-up.mjs'), work], {
+  env: { ...process.env, KUBE_INFERENCE_COMPILE_CACHE: cache, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` },
+});
 const floor = path.join(work, 'floor.cjs');
 run(path.join(repo, 'node_modules/.bin/esbuild'), [path.join(repo, 'bench/merge-config/floor.mjs'),
   '--bundle', '--platform=node', '--target=node20', '--format=cjs', '--log-level=warning', `--outfile=${floor}`]);
@@ -73,21 +81,27 @@ const rows = [];
 for (const count of [1, 10, 50]) {
   const metadata = metadataDir(count);
   const out = path.join(work, `out-${count}`);
-  const merge = measure([cli, 'merge-config', '--metadata-dir', metadata, '--base-config', baseConfig, '--output-dir', out, '--server-version', '0.7']);
+  const mergeArgs = [cli, 'merge-config', '--metadata-dir', metadata, '--base-config', baseConfig, '--output-dir', out, '--server-version', '0.7'];
+  const merge = measure(mergeArgs, { KUBE_INFERENCE_COMPILE_CACHE: cache });
+  const uncached = measure(mergeArgs, { KUBE_INFERENCE_COMPILE_CACHE: 'off' });
   const bare = measure([floor, metadata, baseConfig, path.join(work, `floor-${count}`)]);
-  rows.push({ count, merge, bare });
+  rows.push({ count, merge, uncached, bare });
 }
 
 const pad = (s, n) => String(s).padStart(n);
 const mib = (n) => (n / 1024 / 1024).toFixed(2);
 console.log(`merge-config benchmark: node ${process.version}, ${os.cpus().length} CPUs, median of ${runs} runs, peak RSS = max over runs`);
-console.log(`base config: ${baseName} (${fs.statSync(baseConfig).size} bytes); bundle: ${mib(fs.statSync(cli).size)} MiB; floor bundle: ${mib(fs.statSync(floor).size)} MiB`);
+console.log(`base config: ${baseName} (${fs.statSync(baseConfig).size} bytes); bundle: ${mib(fs.statSync(bundle).size)} MiB; `
+  + `code cache: ${fs.readdirSync(cache).map((f) => `${f.replace(/^[0-9a-f]+-/, '')} ${mib(fs.statSync(path.join(cache, f)).size)} MiB`).join(', ')}; `
+  + `floor bundle: ${mib(fs.statSync(floor).size)} MiB`);
+console.log('merge-config: as the image runs it (launcher, bundle, the code cache of the image\'s warm-up); no cache: KUBE_INFERENCE_COMPILE_CACHE=off');
 console.log('');
-console.log('providers | merge-config ms | floor ms | time ratio | merge-config MiB | floor MiB | memory ratio');
-console.log('--------- | --------------- | -------- | ---------- | ---------------- | --------- | ------------');
-for (const { count, merge, bare } of rows) {
-  console.log([pad(count, 9), pad(merge.ms.toFixed(1), 15), pad(bare.ms.toFixed(1), 8), pad((merge.ms / bare.ms).toFixed(2), 10),
-    pad(merge.mib.toFixed(1), 16), pad(bare.mib.toFixed(1), 9), pad((merge.mib / bare.mib).toFixed(2), 12)].join(' | '));
+console.log('providers | merge-config ms | no cache ms | floor ms | time ratio | no cache ratio | merge-config MiB | no cache MiB | floor MiB | memory ratio');
+console.log('--------- | --------------- | ----------- | -------- | ---------- | -------------- | ---------------- | ------------ | --------- | ------------');
+for (const { count, merge, uncached, bare } of rows) {
+  console.log([pad(count, 9), pad(merge.ms.toFixed(1), 15), pad(uncached.ms.toFixed(1), 11), pad(bare.ms.toFixed(1), 8),
+    pad((merge.ms / bare.ms).toFixed(2), 10), pad((uncached.ms / bare.ms).toFixed(2), 14),
+    pad(merge.mib.toFixed(1), 16), pad(uncached.mib.toFixed(1), 12), pad(bare.mib.toFixed(1), 9), pad((merge.mib / bare.mib).toFixed(2), 12)].join(' | '));
 }
 
 if (withImage && spawnSync('buildah', ['--version']).status === 0) {
@@ -96,7 +110,7 @@ if (withImage && spawnSync('buildah', ['--version']).status === 0) {
   const base = run('bash', [path.join(repo, 'scripts/merge-image/local-base.sh')]).trim();
   const baseSize = run('buildah', ['images', '--format', '{{.Size}}', base]).trim();
   console.log('');
-  console.log(`merge image: ${size} (on the locally assembled base ${base}: ${baseSize}; the bundle adds ${mib(fs.statSync(cli).size)} MiB)`);
+  console.log(`merge image: ${size} (on the locally assembled base ${base}: ${baseSize}; the bundle adds ${mib(fs.statSync(bundle).size)} MiB)`);
   spawnSync('buildah', ['rmi', tag]);
 } else {
   console.log('\nmerge image: not measured (buildah not installed, or --no-image)');

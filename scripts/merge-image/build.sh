@@ -27,7 +27,7 @@ fi
 context="$(mktemp -d)"
 trap 'rm -rf "$context"' EXIT
 "$repo/scripts/merge-image/bundle.sh" "$context"
-buildah build --quiet --isolation chroot \
+buildah build --quiet --isolation chroot --no-hosts --dns=none \
   --build-arg BASE="$base" --build-arg VERSION="$version" \
   --file "$repo/containers/merge/Containerfile" --tag "$tag" "$context" >/dev/null
 echo "$tag"

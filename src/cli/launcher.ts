@@ -9,31 +9,43 @@
 //
 // The cache lives in a directory of the user's own (`$XDG_CACHE_HOME/kube-inference` or
 // `~/.cache/kube-inference`, mode 0700; KUBE_INFERENCE_COMPILE_CACHE names another, `off` none): V8 trusts
-// cached data as compiled code, so one another user could write to is never read.
+// cached data as compiled code, so one another user could write to is never read. A directory of root's
+// is trusted too (the merge image ships one, written at image build and read-only to the user its
+// containers run as). NODE_DEBUG=kube-inference says on standard error what became of the cache.
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Module class itself (constructed below), not a namespace
 import Module = require('module');
 import * as os from 'os';
 import * as path from 'path';
+import { debuglog } from 'util';
 import * as vm from 'vm';
 
 const BUNDLE = path.join(__dirname, 'kube-inference.bundle.cjs');
+const debug = debuglog('kube-inference');
 
-/** The cache directory, made if need be; undefined when off, or not the user's own alone. */
+/**
+ * The cache directory, made if need be; undefined when off, or when others than its owner may write to it
+ * or its owner is neither the user nor root.
+ */
 function cacheDirectory(): string | undefined {
   const given = process.env.KUBE_INFERENCE_COMPILE_CACHE;
   if (given === 'off') return undefined;
   const dir = given || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'kube-inference');
   try {
+    // An existing directory is not made again (EEXIST, on a read-only file system too).
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const stat = fs.statSync(dir);
-    const own = typeof process.getuid !== 'function' || stat.uid === process.getuid();
+    // Root's directory is as safe as the user's own: root can write any file, the user's cache included, so
+    // trusting it lets no one else plant code. Either way no group or other user may write to it.
+    const owner = typeof process.getuid !== 'function' || stat.uid === process.getuid() || stat.uid === 0;
     // eslint-disable-next-line no-bitwise -- permission bits
-    return stat.isDirectory() && own && (stat.mode & 0o022) === 0 ? dir : undefined;
-  } catch {
-    return undefined;
+    if (stat.isDirectory() && owner && (stat.mode & 0o022) === 0) return dir;
+    debug('compile cache %s not used: owned by uid %d, mode %s', dir, stat.uid, (stat.mode & 0o7777).toString(8)); // eslint-disable-line no-bitwise -- permission bits
+  } catch (e) {
+    debug('compile cache %s not used: %s', dir, (e as Error).message);
   }
+  return undefined;
 }
 
 /** The bundle's exports, compiled with the cache of `dir` (written when it had none that fits). */
@@ -52,6 +64,7 @@ function loadWithCodeCache(dir: string | undefined): BundleExports {
     // No cache yet.
   }
   const script = new vm.Script(Module.wrap(source), { filename: BUNDLE, cachedData });
+  if (cacheFile !== undefined) debug('code cache %s: %s', cacheFile, cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted');
   // A module as Node's loader makes one, in its cache as a loaded file is.
   const bundle = new Module(BUNDLE, module);
   bundle.filename = BUNDLE;
@@ -76,9 +89,12 @@ function writeCache(file: string, key: string, script: vm.Script): void {
   try {
     fs.writeFileSync(temporary, script.createCachedData(), { flag: 'wx', mode: 0o600 });
     fs.renameSync(temporary, file);
+    debug('code cache %s: written', file);
     const dir = path.dirname(file);
     for (const old of fs.readdirSync(dir)) if (old.endsWith('.v8cache') && !old.startsWith(key)) fs.rmSync(path.join(dir, old), { force: true });
-  } catch {
+  } catch (e) {
+    // A directory the user may not write to (the merge image's, read-only): the run stays as it was.
+    debug('code cache %s: not written: %s', file, (e as Error).message);
     fs.rmSync(temporary, { force: true });
   }
 }
@@ -91,7 +107,7 @@ interface BundleExports {
 const enableCompileCache = (Module as unknown as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
 if (enableCompileCache !== undefined) {
   const dir = cacheDirectory();
-  if (dir !== undefined) enableCompileCache(dir);
+  if (dir !== undefined) debug('compile cache %s: %j', dir, enableCompileCache(dir));
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- Node's loader reads and writes the compile cache itself
   (require(BUNDLE) as BundleExports).main();
 } else {

@@ -1,12 +1,14 @@
 /**
  * The package's `bin` (src/cli/launcher.ts) loads the bundled CLI with V8's code cache, kept per command in
- * a directory of the user's own. The cache may only save compile time: the output is the same with it,
- * without it, with a broken one, and when the directory is not the user's alone (never read then).
+ * a directory of the user's own (or root's: the merge image's). The cache may only save compile time: the
+ * output is the same with it, without it, with a broken one, and when others than its owner may write to the
+ * directory (never read then).
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'fs';
+import { spawnSync } from 'child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { runBuiltCli } from './built-cli';
+import { BUILT_CLI, runBuiltCli } from './built-cli';
 
 const LLSD = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
 
@@ -56,5 +58,50 @@ describe('the launcher\'s code cache', () => {
     expect(render(shared)).toEqual(uncached);
     expect(readdirSync(shared)).toEqual([]);
     expect(uncached.stdout.length).toBeGreaterThan(1000);
+  });
+
+  // As another user than root (uid 1000, the merge image's), which only root can switch to.
+  const asRoot = process.getuid?.() === 0;
+  const asUser = (cache: string, env: Record<string, string> = {}) => {
+    const r = spawnSync(process.execPath, [BUILT_CLI, 'render', LLSD], {
+      uid: 1000, gid: 1000, encoding: 'utf8', env: { ...process.env, HOME: '/nonexistent', KUBE_INFERENCE_COMPILE_CACHE: cache, ...env },
+    });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  /** A directory of root's holding the cache root's run wrote, readable by all (as the merge image's build leaves it). */
+  const rootCache = (mode: number) => {
+    const parent = newDir();
+    chmodSync(parent, 0o755);
+    const dir = join(parent, 'cache');
+    mkdirSync(dir);
+    render(dir);
+    for (const f of readdirSync(dir)) chmodSync(join(dir, f), 0o644);
+    chmodSync(dir, mode);
+    return dir;
+  };
+  const debugLines = (stderr: string) => stderr.split('\n').filter(Boolean).map((l) => l.replace(/^KUBE-INFERENCE \d+: /, ''));
+
+  (asRoot ? test : test.skip)('another user reads a cache in a directory of root\'s that only root may write to, and cannot write it: the same output', () => {
+    const dir = rootCache(0o755);
+    const [file] = readdirSync(dir);
+    const written = statSync(join(dir, file)).mtimeMs;
+    const run = asUser(dir, { NODE_DEBUG: 'kube-inference' });
+    expect([run.code, run.stdout]).toEqual([0, uncached.stdout]);
+    expect(debugLines(run.stderr)).toEqual([`code cache ${join(dir, file)}: accepted`]);
+    expect(statSync(join(dir, file)).mtimeMs).toBe(written);
+    // The same when V8 rejects it (other flags): the write fails, silently.
+    const rejected = asUser(dir, { NODE_OPTIONS: '--max-old-space-size=256' });
+    expect(rejected).toEqual({ code: 0, stdout: uncached.stdout, stderr: '' });
+    expect(readdirSync(dir)).toEqual([file]);
+  });
+
+  (asRoot ? test : test.skip)('a directory of root\'s that its group may write to, or another user\'s, is not read', () => {
+    const groupWritable = rootCache(0o775);
+    const run = asUser(groupWritable, { NODE_DEBUG: 'kube-inference' });
+    expect([run.code, run.stdout]).toEqual([0, uncached.stdout]);
+    expect(debugLines(run.stderr)).toEqual([`compile cache ${groupWritable} not used: owned by uid 0, mode 775`]);
+    const others = rootCache(0o755);
+    chownSync(others, 1001, 1001);
+    expect(debugLines(asUser(others, { NODE_DEBUG: 'kube-inference' }).stderr)).toEqual([`compile cache ${others} not used: owned by uid 1001, mode 755`]);
   });
 });

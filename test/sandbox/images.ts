@@ -240,8 +240,9 @@ function buildahMergeImage(): ContainerImage | string {
     try {
       run(path.join(scriptDir, 'bundle.sh'), [work]);
       const hash = createHash('sha256');
-      // The bundle and the init scripts beside it: the build context.
-      for (const f of fs.readdirSync(work).sort()) hash.update(`${f}\0`).update(fs.readFileSync(path.join(work, f)));
+      // The launcher, the bundle, the init scripts beside them and the warm-up's files: the build context.
+      const files = (fs.readdirSync(work, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(work, f)).isFile()).sort();
+      for (const f of files) hash.update(`${f}\0`).update(fs.readFileSync(path.join(work, f)));
       hash.update(fs.readFileSync(containerfile));
       for (const f of fs.readdirSync(scriptDir).sort()) hash.update(fs.readFileSync(path.join(scriptDir, f)));
       hash.update(process.version);
