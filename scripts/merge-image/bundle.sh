@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # Bundles the kube-inference CLI (src/cli/main.ts and everything it imports, yaml included) into one
 # CommonJS file, DIR/kube-inference.bundle.cjs, beside the launcher that loads it with V8's code cache,
 # DIR/kube-inference.cjs (src/cli/launcher.ts, the package's `bin`: the same file, the same cache), with
