@@ -59,13 +59,26 @@ export function isScalarValue(value: unknown): value is ScalarValue {
 export function plainNumbers(value: unknown): unknown {
   if (value instanceof WholeFloat) return value.value;
   if (typeof value === 'bigint') return Number(value);
+  // Nothing is allocated for a part without either: validate reads megabytes of such documents.
   if (Array.isArray(value)) {
-    const items = value.map(plainNumbers);
-    return items.every((item, i) => Object.is(item, value[i])) ? value : items;
+    let items: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const plain = plainNumbers(item);
+      if (items === undefined && !Object.is(plain, item)) items = value.slice(0, i);
+      items?.push(plain);
+    });
+    return items ?? value;
   }
   if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
-    const entries = Object.entries(value).map(([k, v]) => [k, plainNumbers(v)] as const);
-    return entries.every(([k, v]) => Object.is(v, (value as Record<string, unknown>)[k])) ? value : Object.fromEntries(entries);
+    const entries = Object.entries(value);
+    let changed: [string, unknown][] | undefined;
+    entries.forEach(([k, v], i) => {
+      const plain = plainNumbers(v);
+      if (changed === undefined && !Object.is(plain, v)) changed = entries.slice(0, i);
+      changed?.push([k, plain]);
+    });
+    // fromEntries, not assignment: a key `__proto__` stays a key.
+    return changed === undefined ? value : Object.fromEntries(changed);
   }
   return value;
 }
