@@ -55,7 +55,7 @@ export async function readInputs(files: readonly string[], io: CliIo): Promise<I
     }
     try {
       parseUntrustedYamlStream(text, MANIFEST_LIMITS, { source, resolution: 'Fix the YAML.' })
-        .forEach((parsed, index) => documents.push({ source, index, value: plainNumbers(parsed.value), exact: parsed.value }));
+        .forEach((value, index) => documents.push({ source, index, value: plainNumbers(value), exact: value }));
     } catch (e) {
       if (!(e instanceof RunConfigError)) {
         throw e;

@@ -1,5 +1,6 @@
-import { Composer, CST, isAlias, isCollection, isPair, isScalar, Lexer, LineCounter, Node, parseDocument, Parser, visit } from 'yaml';
-import type { Document, Tags } from 'yaml';
+import { Composer, CST, Document, isAlias, isCollection, isPair, isScalar, Lexer, LineCounter, Node, parseDocument, Parser, visit } from 'yaml';
+import type { DocumentOptions, ParseOptions, SchemaOptions, Tags } from 'yaml';
+import { PlainScalars, readBlockYamlStream } from './block-yaml';
 import { asKubectlReads } from './goyaml-schema';
 import { asPyYamlReads, PYYAML_ONLY_LINE_BREAKS } from './pyyaml-schema';
 import { RunConfigError } from '../run-config/errors';
@@ -77,16 +78,37 @@ export function parseUntrustedYaml(text: string, limits: YamlLimits, where: Yaml
 
 /**
  * Like {@link parseUntrustedYaml}, for a stream of several documents (manifests): the same checks and
- * limits on the whole text, then every document is parsed and checked; empty documents are dropped.
+ * limits on the whole text, then the value of every document; empty documents are dropped.
  *
  * Manifests are read as kubectl reads them (goyaml.v2, YAML 1.1; goyaml-schema.ts): `yes` is true, `0x1f`
  * and `0O17` are numbers, but a timestamp such as `2024-01-01` and a base-60 number such as `1:20` stay
- * strings.
+ * strings. Block-style text is read by block-yaml.ts in one pass, to the same values; what it leaves is
+ * read by the library, which names any error.
  */
-export function parseUntrustedYamlStream(text: string, limits: YamlLimits, where: YamlSource): ParsedYaml[] {
+export function parseUntrustedYamlStream(text: string, limits: YamlLimits, where: YamlSource): unknown[] {
   const fail = failWith(where);
   checkText(text, limits, fail);
-  return parseDocuments(text, limits, fail, true, asKubectlReads);
+  kubectlScalars ??= new PlainScalars(new Document(null, readerOptions(asKubectlReads)));
+  return readBlockYamlStream(text, kubectlScalars, limits)
+    ?? parseDocuments(text, limits, fail, true, asKubectlReads).map((parsed) => parsed.value);
+}
+
+/** How manifests' plain scalars resolve, made on the first read of a stream. */
+let kubectlScalars: PlainScalars | undefined;
+
+/** The options every document is read with; `customTags` makes the schema a reader's (kubectl's, PyYAML's). */
+function readerOptions(customTags?: (tags: Tags) => Tags): ParseOptions & DocumentOptions & SchemaOptions {
+  return {
+    version: '1.1',
+    customTags,
+    // Findings go into the error message; the library must not print to the console on its own.
+    logLevel: 'error',
+    // The library's own duplicate-key check is quadratic in the number of keys (minutes on a 1 MiB
+    // map); duplicates are rejected in linear time by checkStructure below instead.
+    uniqueKeys: false,
+    // No prettyErrors: it builds a context snippet with a regular expression that exhausts memory on
+    // deeply nested input; we format positions ourselves from the line counter instead.
+  };
 }
 
 /** Size and characters, checked on the text before any parsing (depth and node count: while it is lexed). */
@@ -157,17 +179,7 @@ function parseDocuments(
     const { line, col } = lineCounter.linePos(offset);
     return `line ${line}, column ${col}`;
   };
-  const composer = new Composer({
-    version: '1.1',
-    customTags,
-    // Findings go into the error message; the library must not print to the console on its own.
-    logLevel: 'error',
-    // The library's own duplicate-key check is quadratic in the number of keys (minutes on a 1 MiB
-    // map); duplicates are rejected in linear time by checkStructure below instead.
-    uniqueKeys: false,
-    // No prettyErrors: it builds a context snippet with a regular expression that exhausts memory on
-    // deeply nested input; we format positions ourselves from the line counter instead.
-  });
+  const composer = new Composer(readerOptions(customTags));
   // parseAllDocuments, with the text lexed once for both the parser and the shape check.
   const docs = Array.from(composer.compose(checkedSyntax(text, limits, lineCounter, fail)));
   if (docs.length === 0) {

@@ -1,0 +1,408 @@
+import { isScalar } from 'yaml';
+import type { Document, ScalarTag } from 'yaml';
+
+/*
+ * A reader of the block-style YAML that manifests are written in (`render`'s output, `kubectl get -o yaml`,
+ * most hand-written files): block mappings and sequences, plain and one-line quoted scalars, literal block
+ * scalars, empty `{}` and `[]`, comments and `---` between documents. On that subset it gives the values the
+ * `yaml` library's composer gives — scalars resolved by the same schema's tags, in the same order, keys made
+ * strings as its toJS makes them — in a single pass over the lines, where the library lexes, parses,
+ * composes a node tree and converts it (about 1.4 MB/s: the larger part of `validate`).
+ *
+ * It gives up (returns undefined) on anything else: anchors, aliases, tags, directives, flow collections with
+ * content, folded or kept block scalars, multi-line plain or quoted scalars, tabs, CR, unusual indentation,
+ * duplicate keys, the merge key, or more depth or nodes than the caller's limits allow. The caller then
+ * reads the text with the library, which reads what it can and names what it cannot. So this never accepts
+ * what the library refuses, and never reads a value otherwise (test/io/block-yaml.test.ts holds both
+ * against the library on real manifests and thousands of mutations of them).
+ */
+
+/** Bounds the caller reads with (safe-yaml.ts YamlLimits): beyond them the library's errors apply. */
+export interface BlockYamlBounds {
+  readonly maxDepth: number;
+  readonly maxNodes: number;
+}
+
+/** The text leaves the subset: thrown inside the reader, caught at its entry. */
+class BeyondSubset {}
+const BEYOND = new BeyondSubset();
+function beyond(): never {
+  throw BEYOND;
+}
+
+/**
+ * How plain scalars resolve in a schema, as the composer does it (yaml compose/compose-scalar.js,
+ * findScalarTagByTest): the first default tag whose pattern matches, for keys also the tags that are a
+ * default for keys only (the merge key); else the text is a string. Quoted and block scalars are strings.
+ */
+export class PlainScalars {
+  private readonly forValues: ScalarTag[];
+  private readonly forKeys: ScalarTag[];
+  private readonly options: Parameters<ScalarTag['resolve']>[2];
+
+  /** The resolution of `document`'s schema, with its options (the composer's: each document is made with them). */
+  public constructor(document: Document) {
+    const { schema } = document;
+    // A schema in compat mode reports ambiguous scalars as warnings, which the reader cannot see.
+    if (schema.compat) throw new Error('internal error: the block reader takes a schema without compat tags');
+    this.options = document.options;
+    const scalarTags = schema.tags.filter((t): t is ScalarTag => !('collection' in t && t.collection) && t.test !== undefined);
+    this.forValues = scalarTags.filter((t) => t.default === true);
+    this.forKeys = scalarTags.filter((t) => t.default === true || t.default === 'key');
+  }
+
+  public resolve(text: string, atKey: boolean): unknown {
+    const tag = (atKey ? this.forKeys : this.forValues).find((t) => t.test!.test(text));
+    if (tag === undefined) return text;
+    let failed = false;
+    let value: unknown;
+    try {
+      value = tag.resolve(text, () => { failed = true; }, this.options);
+    } catch {
+      beyond();
+    }
+    // A resolution the library would report as an error is the library's to report.
+    if (failed) beyond();
+    return isScalar(value) ? value.value : value;
+  }
+}
+
+/**
+ * The values of the documents of `text` (empty ones left out, as a stream of manifests has them), or undefined
+ * when the text is not in the subset or crosses the bounds.
+ */
+export function readBlockYamlStream(text: string, scalars: PlainScalars, bounds: BlockYamlBounds): unknown[] | undefined {
+  if (OUTSIDE_CHARACTERS.test(text) || OUTSIDE_LINES.test(text)) return undefined;
+  try {
+    return new BlockReader(text, scalars, bounds).stream();
+  } catch (e) {
+    if (e === BEYOND) return undefined;
+    throw e;
+  }
+}
+
+/** Characters the reader leaves to the library: tabs and CR (indentation and line rules of their own), the byte order mark, NEL and the Unicode line separators. */
+const OUTSIDE_CHARACTERS = /[\t\r\uFEFF\u0085\u2028\u2029]/;
+/** Directives and the document end marker. */
+const OUTSIDE_LINES = /^(?:%|\.\.\.(?: |$))/m;
+/** The rest of a line after a value: nothing, or a comment after a space. */
+const LINE_END = /^(?: *| +#.*)$/;
+/** A plain key: no indicator first, no `#`, no space last. */
+const PLAIN_KEY = /^[^-?:,[\]{}#&*!|>'"%@` ][^#]*$/;
+/** Characters that start something other than a plain scalar, or a plain scalar the reader leaves to the library. */
+const NOT_PLAIN_START = new Set([',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`', '?', ':', '"', "'"]);
+/** The library refuses implicit keys longer than 1024 characters; well short of that, the reader gives up. */
+const MAX_KEY_LENGTH = 1000;
+
+/** The double-quoted escapes the library reads (yaml compose/resolve-flow-scalar.js escapeCodes). */
+const ESCAPES: Readonly<Record<string, string>> = {
+  '0': '\0',
+  'a': '\x07',
+  'b': '\b',
+  'e': '\x1b',
+  'f': '\f',
+  'n': '\n',
+  'r': '\r',
+  't': '\t',
+  'v': '\v',
+  'N': '\u0085',
+  '_': '\u00a0',
+  'L': '\u2028',
+  'P': '\u2029',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
+};
+const HEX_LENGTHS: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 };
+
+class BlockReader {
+  private readonly lines: string[];
+  /** The line being read. */
+  private i = 0;
+  /** Keys, values and list items read, counted as the library's shape check counts its tokens, or more. */
+  private nodes = 0;
+
+  public constructor(text: string, private readonly scalars: PlainScalars, private readonly bounds: BlockYamlBounds) {
+    this.lines = text.split('\n');
+  }
+
+  public stream(): unknown[] {
+    const values: unknown[] = [];
+    this.skip();
+    while (this.i < this.lines.length) {
+      if (this.isDocumentStart(this.i)) {
+        if (!LINE_END.test(this.lines[this.i].slice(3))) beyond();
+        this.i++;
+        this.skip();
+      }
+      if (this.i < this.lines.length && !this.isDocumentStart(this.i)) {
+        values.push(this.collectionAt(this.indentOf(this.i), 1));
+        this.skip();
+        if (this.i < this.lines.length && !this.isDocumentStart(this.i)) beyond();
+      }
+    }
+    return values;
+  }
+
+  private isDocumentStart(line: number): boolean {
+    const text = this.lines[line];
+    return text.startsWith('---') && (text.length === 3 || text[3] === ' ');
+  }
+
+  /** Spaces before the line's content; -1 for a document marker, which ends every collection. */
+  private indentOf(line: number): number {
+    if (this.isDocumentStart(line)) return -1;
+    return afterSpaces(this.lines[line], 0);
+  }
+
+  /** Moves past blank and comment lines. */
+  private skip(): void {
+    while (this.i < this.lines.length && isBlankOrComment(this.lines[this.i])) this.i++;
+  }
+
+  private count(nodes: number): void {
+    this.nodes += nodes;
+    if (this.nodes > this.bounds.maxNodes) beyond();
+  }
+
+  /** The mapping or sequence that starts at column `column` of the current line. */
+  private collectionAt(column: number, depth: number): unknown {
+    // The library's shape check bounds depth by two per indentation level plus the indicators on a line.
+    if (2 * depth + 5 > this.bounds.maxDepth) beyond();
+    if (isSequenceItem(this.lines[this.i], column)) return this.sequence(column, depth);
+    if (this.keyAt(this.lines[this.i], column) !== undefined) return this.mapping(column, depth);
+    return beyond();
+  }
+
+  /** The value of a key or item whose text ended at its indicator: a collection on the lines below, or null. */
+  private nodeBelow(parentIndent: number, sequenceAtParent: boolean, depth: number): unknown {
+    this.skip();
+    if (this.i >= this.lines.length) return this.scalars.resolve('', false);
+    const indent = this.indentOf(this.i);
+    if (indent > parentIndent) return this.collectionAt(indent, depth);
+    // A sequence may stand at its key's column.
+    if (sequenceAtParent && indent === parentIndent && isSequenceItem(this.lines[this.i], indent)) return this.sequence(indent, depth);
+    return this.scalars.resolve('', false);
+  }
+
+  private sequence(column: number, depth: number): unknown[] {
+    const items: unknown[] = [];
+    for (;;) {
+      this.skip();
+      if (this.i >= this.lines.length) return items;
+      const indent = this.indentOf(this.i);
+      if (indent < column) return items;
+      if (indent > column) beyond();
+      const line = this.lines[this.i];
+      // The key after a sequence at its key's column; anything else there is the caller's to refuse.
+      if (!isSequenceItem(line, column)) return items;
+      this.count(2);
+      const contentColumn = afterSpaces(line, column + 1);
+      const content = line.slice(contentColumn);
+      if (content === '' || content[0] === '#') {
+        this.i++;
+        items.push(this.nodeBelow(column, false, depth + 1));
+      } else if (isSequenceItem(line, contentColumn)) {
+        beyond();
+      } else if (this.keyAt(line, contentColumn) !== undefined) {
+        if (2 * (depth + 1) + 5 > this.bounds.maxDepth) beyond();
+        items.push(this.mapping(contentColumn, depth + 1));
+      } else {
+        items.push(this.inlineValue(content, column, depth + 1));
+      }
+    }
+  }
+
+  /** A mapping whose first key is at `column` of the current line (after `- ` when in a sequence item). */
+  private mapping(column: number, depth: number): Record<string, unknown> {
+    const map: Record<string, unknown> = {};
+    // The identities the library's duplicate check compares (safe-yaml.ts checkStructure: String(key.value)).
+    const seen = new Set<string>();
+    for (let first = true; ; first = false) {
+      if (!first) {
+        this.skip();
+        if (this.i >= this.lines.length) return map;
+        const indent = this.indentOf(this.i);
+        if (indent < column) return map;
+        if (indent > column) beyond();
+      }
+      const line = this.lines[this.i];
+      const key = this.keyAt(line, column);
+      if (key === undefined) beyond();
+      const identity = String(key.value);
+      if (seen.has(identity)) beyond();
+      seen.add(identity);
+      this.count(3);
+      const content = line.slice(afterSpaces(line, key.end + 1));
+      let value: unknown;
+      if (content === '' || content[0] === '#') {
+        this.i++;
+        value = this.nodeBelow(column, true, depth + 1);
+      } else {
+        value = this.inlineValue(content, column, depth + 1);
+      }
+      // As the library's toJS adds a pair (yaml nodes/addPairToJSMap.js): a key the object has already, if
+      // only by its prototype (`__proto__`, `toString`), is defined as its own.
+      const name = key.value === null ? '' : String(key.value);
+      if (name in map) Object.defineProperty(map, name, { value, writable: true, enumerable: true, configurable: true });
+      else map[name] = value;
+    }
+  }
+
+  /**
+   * The key at `column` of `line` and the column of its `:`, if the line holds a key there. A key the
+   * library would read as other than a string, a number, a boolean or null (a float of whole value) gives up.
+   */
+  private keyAt(line: string, column: number): { value: string | number | bigint | boolean | null; end: number } | undefined {
+    const first = line[column];
+    let value: unknown;
+    let end: number;
+    if (first === '"' || first === "'") {
+      const quoted = readQuoted(line, column);
+      if (quoted === undefined) return undefined;
+      value = quoted.value;
+      end = quoted.end;
+      if (line[end] !== ':' || (end + 1 < line.length && line[end + 1] !== ' ')) return undefined;
+    } else {
+      end = separatorAt(line, column);
+      if (end < 0) return undefined;
+      const text = line.slice(column, end);
+      if (!PLAIN_KEY.test(text) || text.endsWith(' ') || text === '<<') beyond();
+      value = this.scalars.resolve(text, true);
+    }
+    if (end - column > MAX_KEY_LENGTH) beyond();
+    if (value !== null && typeof value === 'object') beyond();
+    return { value: value as string | number | bigint | boolean | null, end };
+  }
+
+  /**
+   * A value that starts on its key's or item's line (`content`, from its first character); consumes its lines.
+   * A line indented more than the parent after a scalar (one continued over lines, or an error) is left to the
+   * collections' loops, which give up on it.
+   */
+  private inlineValue(content: string, parentIndent: number, depth: number): unknown {
+    const first = content[0];
+    this.i++;
+    if (first === '"' || first === "'") {
+      const quoted = readQuoted(content, 0);
+      if (quoted === undefined || !LINE_END.test(content.slice(quoted.end))) beyond();
+      this.count(1);
+      return quoted.value;
+    }
+    if (first === '|') {
+      const chomp = /^\|(-?)(?: *| +#.*)$/.exec(content);
+      if (chomp === null) beyond();
+      this.count(1);
+      return this.literal(parentIndent, chomp[1] === '-');
+    }
+    if (first === '{' || first === '[') {
+      if (!LINE_END.test(content.slice(2)) || (content[1] !== (first === '{' ? '}' : ']'))) beyond();
+      if (2 * depth + 5 > this.bounds.maxDepth) beyond();
+      this.count(1);
+      return first === '{' ? {} : [];
+    }
+    if (NOT_PLAIN_START.has(first) || (first === '-' && (content.length === 1 || content[1] === ' '))) beyond();
+    const comment = content.indexOf(' #');
+    const text = (comment < 0 ? content : content.slice(0, comment)).replace(/ +$/, '');
+    // `a: b: c` and `a: b:` are mappings the block context does not allow.
+    if (text.includes(': ') || text.endsWith(':')) beyond();
+    this.count(1);
+    return this.scalars.resolve(text, false);
+  }
+
+  /**
+   * A literal block scalar (`|` or `|-`) whose header ended the previous line: its lines are those indented
+   * more than its parent, each less its first line's indentation (yaml compose/resolve-block-scalar.js).
+   */
+  private literal(parentIndent: number, strip: boolean): string {
+    const start = this.i;
+    let contentIndent = -1;
+    let end = start;
+    let last = -1;
+    for (; end < this.lines.length; end++) {
+      const line = this.lines[end];
+      if (/^ *$/.test(line)) continue;
+      const indent = this.indentOf(end);
+      if (indent <= parentIndent) break;
+      if (contentIndent < 0) contentIndent = indent;
+      else if (indent < contentIndent) beyond();
+      last = end;
+    }
+    // Indented by one only, or empty: the library's rules for those are its own.
+    if (contentIndent < parentIndent + 2) beyond();
+    const lines: string[] = [];
+    for (let n = start; n <= last; n++) {
+      const line = this.lines[n];
+      // A blank line with more spaces than the content's indentation keeps them, or needs an indicator.
+      if (line.length <= contentIndent && /^ *$/.test(line)) lines.push('');
+      else if (/^ *$/.test(line)) beyond();
+      else lines.push(line.slice(contentIndent));
+    }
+    for (let n = last + 1; n < end; n++) if (this.lines[n].length > contentIndent) beyond();
+    this.i = end;
+    return strip ? lines.join('\n') : `${lines.join('\n')}\n`;
+  }
+}
+
+/** The column of the first character from `column` on that is not a space (the line's length if none). */
+function afterSpaces(line: string, column: number): number {
+  let n = column;
+  while (line.charCodeAt(n) === 32) n++;
+  return n;
+}
+
+function isBlankOrComment(line: string): boolean {
+  const n = afterSpaces(line, 0);
+  return n === line.length || line[n] === '#';
+}
+
+/** Whether `line` holds a block sequence item (`-` then a space or the end) at `column`. */
+function isSequenceItem(line: string, column: number): boolean {
+  return line[column] === '-' && (line.length === column + 1 || line[column + 1] === ' ');
+}
+
+/** The column of the first `:` from `column` on that a space or the line's end follows; -1 if none. */
+function separatorAt(line: string, column: number): number {
+  for (let at = line.indexOf(':', column); at >= 0; at = line.indexOf(':', at + 1)) {
+    if (at + 1 === line.length || line[at + 1] === ' ') return at;
+  }
+  return -1;
+}
+
+/**
+ * The one-line quoted scalar at `column` of `text` and the column after its closing quote; undefined when it
+ * does not close on the line. Escapes are read as the library reads them; one it would report gives up.
+ */
+function readQuoted(text: string, column: number): { value: string; end: number } | undefined {
+  const quote = text[column];
+  let value = '';
+  for (let at = column + 1; at < text.length; at++) {
+    const ch = text[at];
+    if (quote === "'") {
+      if (ch !== "'") value += ch;
+      else if (text[at + 1] === "'") value += text[++at];
+      else return { value, end: at + 1 };
+    } else if (ch === '"') {
+      return { value, end: at + 1 };
+    } else if (ch === '\\') {
+      const escape = text[++at];
+      const length = HEX_LENGTHS[escape];
+      if (length !== undefined) {
+        const hex = text.substr(at + 1, length);
+        if (hex.length !== length || !/^[0-9a-fA-F]+$/.test(hex)) beyond();
+        const code = parseInt(hex, 16);
+        if (code > 0x10ffff) beyond();
+        value += String.fromCodePoint(code);
+        at += length;
+      } else if (Object.prototype.hasOwnProperty.call(ESCAPES, escape)) {
+        value += ESCAPES[escape];
+      } else {
+        beyond();
+      }
+    } else {
+      value += ch;
+    }
+  }
+  return undefined;
+}
