@@ -4,13 +4,14 @@ import type { Document, ScalarTag } from 'yaml';
 /*
  * A reader of the block-style YAML that manifests are written in (`render`'s output, `kubectl get -o yaml`,
  * most hand-written files): block mappings and sequences, plain and one-line quoted scalars, literal block
- * scalars, empty `{}` and `[]`, comments and `---` between documents. On that subset it gives the values the
- * `yaml` library's composer gives — scalars resolved by the same schema's tags, in the same order, keys made
- * strings as its toJS makes them — in a single pass over the lines, where the library lexes, parses,
- * composes a node tree and converts it (about 1.4 MB/s: the larger part of `validate`).
+ * scalars, flow collections on one line (`{name: a, namespace: b}`), comments and `---` between documents.
+ * On that subset it gives the values the `yaml` library's composer gives — scalars resolved by the same
+ * schema's tags, in the same order, keys made strings as its toJS makes them — in a single pass over the
+ * lines, where the library lexes, parses, composes a node tree and converts it (about 1.4 MB/s: the larger
+ * part of `validate`).
  *
- * It gives up (returns undefined) on anything else: anchors, aliases, tags, directives, flow collections with
- * content, folded or kept block scalars, multi-line plain or quoted scalars, tabs, CR, unusual indentation,
+ * It gives up (returns undefined) on anything else: anchors, aliases, tags, directives, flow collections over
+ * several lines, folded or kept block scalars, multi-line plain or quoted scalars, tabs, CR, unusual indentation,
  * duplicate keys, the merge key, or more depth or nodes than the caller's limits allow. The caller then
  * reads the text with the library, which reads what it can and names what it cannot. So this never accepts
  * what the library refuses, and never reads a value otherwise (test/io/block-yaml.test.ts holds both
@@ -89,6 +90,8 @@ const OUTSIDE_LINES = /^(?:%|\.\.\.(?: |$))/m;
 const LINE_END = /^(?: *| +#.*)$/;
 /** A plain key: no indicator first, no `#`, no space last. */
 const PLAIN_KEY = /^[^-?:,[\]{}#&*!|>'"%@` ][^#]*$/;
+/** The flow indicators, which end a plain scalar inside a flow collection. */
+const FLOW_INDICATORS = new Set([',', '[', ']', '{', '}']);
 /** Characters that start something other than a plain scalar, or a plain scalar the reader leaves to the library. */
 const NOT_PLAIN_START = new Set([',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`', '?', ':', '"', "'"]);
 /** The library refuses implicit keys longer than 1024 characters; well short of that, the reader gives up. */
@@ -230,9 +233,6 @@ class BlockReader {
       const line = this.lines[this.i];
       const key = this.keyAt(line, column);
       if (key === undefined) beyond();
-      const identity = String(key.value);
-      if (seen.has(identity)) beyond();
-      seen.add(identity);
       this.count(3);
       const content = line.slice(afterSpaces(line, key.end + 1));
       let value: unknown;
@@ -242,22 +242,28 @@ class BlockReader {
       } else {
         value = this.inlineValue(content, column, depth + 1);
       }
-      // As the library's toJS adds a pair (yaml nodes/addPairToJSMap.js): a key the object has already, if
-      // only by its prototype (`__proto__`, `toString`), is defined as its own.
-      const name = key.value === null ? '' : String(key.value);
-      if (name in map) Object.defineProperty(map, name, { value, writable: true, enumerable: true, configurable: true });
-      else map[name] = value;
+      addPair(map, seen, key.value, value);
     }
+  }
+
+  /** A plain key's value: a string, a number, a boolean or null; the merge key and a float of whole value give up. */
+  private plainKey(text: string): Key {
+    if (text === '<<') beyond();
+    const value = this.scalars.resolve(text, true);
+    if (value !== null && typeof value === 'object') beyond();
+    return value as Key;
   }
 
   /**
    * The key at `column` of `line` and the column of its `:`, if the line holds a key there. A key the
    * library would read as other than a string, a number, a boolean or null (a float of whole value) gives up.
    */
-  private keyAt(line: string, column: number): { value: string | number | bigint | boolean | null; end: number } | undefined {
+  private keyAt(line: string, column: number): { value: Key; end: number } | undefined {
     const first = line[column];
-    let value: unknown;
+    let value: Key;
     let end: number;
+    // A flow collection is a value (as a key, the library's to read).
+    if (first === '{' || first === '[') return undefined;
     if (first === '"' || first === "'") {
       const quoted = readQuoted(line, column);
       if (quoted === undefined) return undefined;
@@ -268,12 +274,11 @@ class BlockReader {
       end = separatorAt(line, column);
       if (end < 0) return undefined;
       const text = line.slice(column, end);
-      if (!PLAIN_KEY.test(text) || text.endsWith(' ') || text === '<<') beyond();
-      value = this.scalars.resolve(text, true);
+      if (!PLAIN_KEY.test(text) || text.endsWith(' ')) beyond();
+      value = this.plainKey(text);
     }
     if (end - column > MAX_KEY_LENGTH) beyond();
-    if (value !== null && typeof value === 'object') beyond();
-    return { value: value as string | number | bigint | boolean | null, end };
+    return { value, end };
   }
 
   /**
@@ -297,10 +302,9 @@ class BlockReader {
       return this.literal(parentIndent, chomp[1] === '-');
     }
     if (first === '{' || first === '[') {
-      if (!LINE_END.test(content.slice(2)) || (content[1] !== (first === '{' ? '}' : ']'))) beyond();
-      if (2 * depth + 5 > this.bounds.maxDepth) beyond();
-      this.count(1);
-      return first === '{' ? {} : [];
+      const flow = this.flow(content, 0, depth);
+      if (!LINE_END.test(content.slice(flow.end))) beyond();
+      return flow.value;
     }
     if (NOT_PLAIN_START.has(first) || (first === '-' && (content.length === 1 || content[1] === ' '))) beyond();
     const comment = content.indexOf(' #');
@@ -309,6 +313,68 @@ class BlockReader {
     if (text.includes(': ') || text.endsWith(':')) beyond();
     this.count(1);
     return this.scalars.resolve(text, false);
+  }
+
+  /** The flow collection (`{…}` or `[…]`) at `column` of `line`, closed on that line, and the column after it. */
+  private flow(line: string, column: number, depth: number): { value: unknown; end: number } {
+    if (2 * depth + 5 > this.bounds.maxDepth) beyond();
+    this.count(1);
+    const isMapping = line[column] === '{';
+    const close = isMapping ? '}' : ']';
+    const map: Record<string, unknown> = {};
+    const seen = new Set<string>();
+    const items: unknown[] = [];
+    let at = afterSpaces(line, column + 1);
+    while (line[at] !== close) {
+      if (isMapping) {
+        const key = this.flowScalar(line, at, true);
+        // `key: value`, the `:` right after the key; other forms (`a :`, `"a":b`, a key alone) are the library's.
+        if (line[key.end] !== ':' || line[key.end + 1] !== ' ') beyond();
+        const value = this.flowNode(line, afterSpaces(line, key.end + 1), depth);
+        addPair(map, seen, key.value as Key, value.value);
+        this.count(3);
+        at = afterSpaces(line, value.end);
+      } else {
+        const item = this.flowNode(line, at, depth);
+        items.push(item.value);
+        this.count(2);
+        at = afterSpaces(line, item.end);
+      }
+      if (line[at] === close) break;
+      if (line[at] !== ',') beyond();
+      at = afterSpaces(line, at + 1);
+      // An empty entry or a trailing comma: the library's rules.
+      if (line[at] === ',' || line[at] === close) beyond();
+    }
+    return { value: isMapping ? map : items, end: at + 1 };
+  }
+
+  private flowNode(line: string, at: number, depth: number): { value: unknown; end: number } {
+    return line[at] === '{' || line[at] === '[' ? this.flow(line, at, depth + 1) : this.flowScalar(line, at, false);
+  }
+
+  /**
+   * A scalar in a flow collection and the column after it: quoted, or plain up to a flow indicator (`,[]{}`)
+   * or a `:` before a space or one.
+   */
+  private flowScalar(line: string, at: number, atKey: boolean): { value: unknown; end: number } {
+    const first = line[at];
+    if (first === '"' || first === "'") return readQuoted(line, at) ?? beyond();
+    if (first === undefined || NOT_PLAIN_START.has(first) || (first === '-' && (line[at + 1] === ' ' || FLOW_INDICATORS.has(line[at + 1])))) beyond();
+    let end = at;
+    for (; end < line.length && !FLOW_INDICATORS.has(line[end]); end++) {
+      if (line[end] === ':' && (line[end + 1] === ' ' || FLOW_INDICATORS.has(line[end + 1]))) break;
+      // A comment inside a flow collection.
+      if (line[end] === '#' && line[end - 1] === ' ') beyond();
+    }
+    // One not closed on the line ends here, and its collection gives up.
+    const text = line.slice(at, end);
+    if (text.endsWith(' ')) {
+      // A space before a key's `:` is the library's to read.
+      if (line[end] === ':') beyond();
+      return { value: this.scalars.resolve(text.replace(/ +$/, ''), atKey), end };
+    }
+    return { value: atKey ? this.plainKey(text) : this.scalars.resolve(text, false), end };
   }
 
   /**
@@ -350,6 +416,23 @@ function afterSpaces(line: string, column: number): number {
   let n = column;
   while (line.charCodeAt(n) === 32) n++;
   return n;
+}
+
+/** A key as the library's toJS reads it: a string, a number, a boolean or null (the empty string). */
+type Key = string | number | bigint | boolean | null;
+
+/**
+ * Adds a pair as the library's toJS does (yaml nodes/addPairToJSMap.js): a key the object has already, if
+ * only by its prototype (`__proto__`, `toString`), is defined as its own. A duplicate key gives up: the
+ * library refuses it (`seen` holds the identities its check compares, safe-yaml.ts checkStructure).
+ */
+function addPair(map: Record<string, unknown>, seen: Set<string>, key: Key, value: unknown): void {
+  const identity = String(key);
+  if (seen.has(identity)) beyond();
+  seen.add(identity);
+  const name = key === null ? '' : identity;
+  if (name in map) Object.defineProperty(map, name, { value, writable: true, enumerable: true, configurable: true });
+  else map[name] = value;
 }
 
 function isBlankOrComment(line: string): boolean {

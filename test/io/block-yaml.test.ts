@@ -75,8 +75,8 @@ describe('the block reader', () => {
     const rendered = corpus.filter(({ file }) => file.startsWith('examples/') && file.includes('/dist/'));
     expect(rendered.length).toBeGreaterThanOrEqual(2);
     expect(rendered.filter(({ text }) => !readsItself(text)).map(({ file }) => file)).toEqual([]);
-    // And most of the rest (flow collections with content send a file to the library).
-    expect(corpus.filter(({ text }) => readsItself(text)).length).toBeGreaterThan(corpus.length * 0.8);
+    // And most of the rest (flow collections over several lines send a file to the library).
+    expect(corpus.filter(({ text }) => readsItself(text)).length).toBeGreaterThan(corpus.length * 0.9);
   });
 
   test('reads what render writes, strings of every kind included, as the library does', () => {
@@ -94,13 +94,14 @@ describe('the block reader', () => {
     let itself = 0;
     for (let n = 0; n < 300; n++) {
       const documents = [{ kind: 'ConfigMap', data: value(0) }, { spec: value(0) }];
-      for (const text of [stringifyYaml(documents), documents.map((d) => stringify(d)).join('---\n')]) {
+      const flowStyle = documents.map((d) => stringify(d, { collectionStyle: 'flow', lineWidth: 0 })).join('---\n');
+      for (const text of [stringifyYaml(documents), documents.map((d) => stringify(d)).join('---\n'), flowStyle]) {
         expect([text, withBlockReader(text)]).toEqual([text, libraryAlone(text)]);
         if (readsItself(text)) itself++;
       }
     }
     // Tabs and line separators send a text to the library; most are read here.
-    expect(itself).toBeGreaterThan(150);
+    expect(itself).toBeGreaterThan(250);
   });
 
   test('reads mutations of real manifests as the library does, or leaves them to it', () => {
@@ -108,7 +109,7 @@ describe('the block reader', () => {
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
     const inserts = ['#', ' #', ': ', ':', '- ', '-', '"', "'", "''", '|', '|-', '|+', '|2', '>', '{}', '[]', '{', '[', '&a ', '*a', '!x ',
       '!!str ', '---', '--- ', '...', ' ', '  ', '\\', '\\x4', '\\u00e9', '\\q', 'yes', '0o17', '1.0', '~', '<<', '__proto__', 'null',
-      '\u00a0', '%', '? ', '\n', '\n  ', '\n- ', '\n---\n', '"a": ', 'x: |\n  y\n'];
+      '\u00a0', '%', '? ', '\n', '\n  ', '\n- ', '\n---\n', '"a": ', 'x: |\n  y\n', ', ', ',', '{a: 1}', '[x, "y"]', ': {', '}', ']'];
     const scalarsToTry = ['0x1F', '1e3', '.5', '-0', '1_000', '9007199254740993', '12345678901234567890', 'yes', 'No', 'on', '~', 'null',
       '', '"q"', "'s''x'", '"\\t"', '"\\u2028"', '.inf', '.NaN', '2024-01-01', '1:20', '=', '<<', '-', '? x', '|', '|-\n    a\n    b', '>-\n  c', 'a #b', '1.0', '3.0e+0'];
     const sources = corpus.filter(({ text }) => text.length < 20_000);
@@ -154,31 +155,37 @@ describe('the block reader', () => {
   test('keys and numbers as kubectl reads them, the same as the library', () => {
     const text = [
       'a: 0O17', 'b: 9007199254740993', 'c: 1.0', 'd: -0.0', 'e: yes', 'f: ~', 'g:', '8080: port', 'on: t', '~: nn', '"q": "\\u00e9\\x41"',
-      "s: 'it''s'", '__proto__: {x: 1}', 'toString: 2', 'h: a #comment', 'i: b#c', 'j: \u00a0x', 'k: []', 'l: {}',
-      'm: |-', '  line 1', '', '    indented', 'nl: |', '  last', 'o:', '- 1', '- x: 2', '  z: [] # c', '-', '- - nested',
+      "s: 'it''s'", '__proto__: {x: 1}', 'toString: 2', 'h: a #comment', 'i: b#c', 'j: \u00a0x', 'k: []', 'l: {}', 'fl: {a: [1, "x", {b: -1}], "c": yes, 8: http://h:1/p}',
+      'm: |-', '  line 1', '', '    indented', 'nl: |', '  last', 'o:', '- 1', '- x: 2', '  z: [] # c', '-', '- {p: 1}', '- - nested',
     ].join('\n');
     // A nested sequence on one line is the library's to read.
     expect(readsItself(text)).toBe(false);
-    const ours = text.replace('- - nested', '- nested').replace('{x: 1}', '{}');
+    const ours = text.replace('- - nested', '- nested');
     expect(readsItself(ours)).toBe(true);
     expect(withBlockReader(ours)).toBe(libraryAlone(ours));
     // YAML 1.1 booleans as keys are strings of their value (`on` is "true"); JavaScript lists integer keys first.
     expect(withBlockReader(ours)).toBe('[{"8080": "port", "a": 15, "b": 9007199254740993n, "c": WholeFloat(1), "d": -0, "e": true, "f": null, '
-      + '"g": null, "true": "t", "": "nn", "q": "éA", "s": "it\'s", "__proto__": {}, "toString": 2, "h": "a", "i": "b#c", "j": "\u00a0x", '
-      + '"k": [], "l": {}, "m": "line 1\\n\\n  indented", "nl": "last\\n", "o": [1, {"x": 2, "z": []}, null, "nested"]}]');
+      + '"g": null, "true": "t", "": "nn", "q": "éA", "s": "it\'s", "__proto__": {"x": 1}, "toString": 2, "h": "a", "i": "b#c", "j": "\u00a0x", '
+      + '"k": [], "l": {}, "fl": {"8": "http://h:1/p", "a": [1, "x", {"b": -1}], "c": true}, "m": "line 1\\n\\n  indented", "nl": "last\\n", "o": [1, {"x": 2, "z": []}, null, {"p": 1}, "nested"]}]');
   });
 
   test('gives up on what the library refuses or reads its own way, and on crossing the bounds', () => {
     for (const text of ['a: 1\na: 2\n', 'a: &x 1\nb: *x\n', 'a: !!str 1\n', '%YAML 1.1\n---\na: 1\n', 'a: "x\n  y"\n', 'a: x\n  y\n',
-      'a: >\n  x\n', 'a: |+\n  x\n\n', '<<: {}\n', 'a:\n\tb: 1\n', 'a: 1\r\n', 'a: b: c\n', 'a: [1]\n', 'x\n', 'a: |\n x\n',
+      'a: >\n  x\n', 'a: |+\n  x\n\n', '<<: {}\n', 'a:\n\tb: 1\n', 'a: 1\r\n', 'a: b: c\n', 'a: [1,\n  2]\n', 'x\n', 'a: |\n x\n',
       // Block scalars: a less indented line, more-indented blank lines (content to the library) before or after.
       'a: |\n    x\n  y\n', 'a: |\n  x\n     \nb: 1\n', 'a: |\n     \n  x\n', '- a: x\n   y\n', '- x\n  y\n', 'a:\n- x\n  y\n',
       // Content on a document marker's line; a key longer than the library's 1024; a key that is a float; a code point beyond Unicode.
-      '--- a\n', '--- {}\n', `${'k'.repeat(1030)}: v\n`, 'b: 1\n1.0: x\n', 'a: "\\U00110000"\n']) {
+      '--- a\n', '--- {}\n', `${'k'.repeat(1030)}: v\n`, 'b: 1\n1.0: x\n', 'a: "\\U00110000"\n',
+      // Flow collections: a document of one, a trailing comma, an empty entry, a space before `:`, a JSON-style
+      // pair, a pair in a sequence, a key alone, a comment inside, a key that is one, a duplicate key.
+      '{a: 1}\n', 'a: {b: 1, }\n', 'a: [1, , 2]\n', 'a: {b : 1}\n', 'a: {"b":1}\n', 'a: [b: 1]\n', 'a: {b}\n', 'a: [1 #c\n  ]\n',
+      '{a: 1}: b\n', 'a: {b: 1, b: 2}\n', 'a: {<<: {}}\n', 'a: [-]\n', 'a: [1]]\n', 'a: [1 #c, 2]\n', 'a: [b:, c]\n', 'a: {b:}\n', 'a: [1, 2\n']) {
       expect([text, readsItself(text)]).toEqual([text, false]);
       expect(withBlockReader(text)).toBe(libraryAlone(text));
     }
     expect(readsItself('a:\n  b:\n    c: 1\n', { ...LIMITS, maxDepth: 10 })).toBe(false);
+    expect(readsItself('a: [[[[1]]]]\n', { ...LIMITS, maxDepth: 10 })).toBe(false);
+    expect(readsItself('a: [[[[1]]]]\n')).toBe(true);
     expect(readsItself('a: 1\nb: 2\n', { ...LIMITS, maxNodes: 5 })).toBe(false);
     expect(readsItself('a: 1\nb: 2\n', { ...LIMITS, maxNodes: 8 })).toBe(true);
   });
