@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { Command, parseCommandArgs, UsageError } from './io';
 import { isRecord } from '../checks';
 import { describeFsError, readTextCapped, writeFilesAtomically, CONFIG_LIMITS } from '../io';
-import { BASE_CONFIG_DIR, MERGED_CONFIG_DIR, METADATA_DIR } from '../llama-stack/pod';
+import { BASE_CONFIG_DIR, MERGED_CONFIG_DIR, METADATA_DIR } from '../llama-stack/pod/paths';
 import { RunConfigError } from '../run-config/errors';
 import { EXTRA_PROVIDERS_FILE } from '../run-config/external-providers';
 import { mergeRunConfig } from '../run-config/merge';

@@ -2,20 +2,21 @@ import { isScalar } from 'yaml';
 import type { Document, ScalarTag } from 'yaml';
 
 /*
- * A reader of the block-style YAML that manifests are written in (`render`'s output, `kubectl get -o yaml`,
- * most hand-written files): block mappings and sequences, plain and one-line quoted scalars, literal block
- * scalars, flow collections on one line (`{name: a, namespace: b}`), comments and `---` between documents.
- * On that subset it gives the values the `yaml` library's composer gives — scalars resolved by the same
- * schema's tags, in the same order, keys made strings as its toJS makes them — in a single pass over the
- * lines, where the library lexes, parses, composes a node tree and converts it (about 1.4 MB/s: the larger
- * part of `validate`).
+ * A reader of the YAML that manifests and configs are written in (`render`'s output, `kubectl get -o yaml`,
+ * PyYAML's dumps, JSON, most hand-written files): block mappings and sequences, flow collections on one
+ * line (`{name: a, namespace: b}`, JSON), plain and quoted scalars over one line or several, literal block
+ * scalars, comments and `---` between documents. On that subset it gives the values the `yaml` library's
+ * composer gives — scalars resolved by the same schema's tags, in the same order, folded as it folds them,
+ * keys made strings as its toJS makes them — in a single pass over the lines, where the library lexes,
+ * parses, composes a node tree and converts it (about 1.4 MB/s: the larger part of `validate`).
  *
  * It gives up (returns undefined) on anything else: anchors, aliases, tags, directives, flow collections over
- * several lines, folded or kept block scalars, multi-line plain or quoted scalars, tabs, CR, unusual indentation,
+ * several lines, folded or kept block scalars, indentation indicators, tabs, CR, unusual indentation,
  * duplicate keys, the merge key, or more depth or nodes than the caller's limits allow. The caller then
  * reads the text with the library, which reads what it can and names what it cannot. So this never accepts
  * what the library refuses, and never reads a value otherwise (test/io/block-yaml.test.ts holds both
- * against the library on real manifests and thousands of mutations of them).
+ * against the library on real manifests and configs, the library's own writer's output and thousands of
+ * mutations of them).
  */
 
 /** Bounds the caller reads with (safe-yaml.ts YamlLimits): beyond them the library's errors apply. */
@@ -69,8 +70,8 @@ export class PlainScalars {
 }
 
 /**
- * The values of the documents of `text` (empty ones left out, as a stream of manifests has them), or undefined
- * when the text is not in the subset or crosses the bounds.
+ * The values of the documents of `text`, null for an empty one (`---` with nothing after it), as the library
+ * counts them; or undefined when the text is not in the subset or crosses the bounds.
  */
 export function readBlockYamlStream(text: string, scalars: PlainScalars, bounds: BlockYamlBounds): unknown[] | undefined {
   if (OUTSIDE_CHARACTERS.test(text) || OUTSIDE_LINES.test(text)) return undefined;
@@ -92,6 +93,8 @@ const LINE_END = /^(?: *| +#.*)$/;
 const PLAIN_KEY = /^[^-?:,[\]{}#&*!|>'"%@` ][^#]*$/;
 /** The flow indicators, which end a plain scalar inside a flow collection. */
 const FLOW_INDICATORS = new Set([',', '[', ']', '{', '}']);
+/** Continuation lines of a plain scalar the reader leaves to the library: an indicator first, or a document marker. */
+const CONTINUATION_START = /^(?:[-?:](?: |$)|[,[\]{}#&*!|>'"%@`]|---|\.\.\.)/;
 /** Characters that start something other than a plain scalar, or a plain scalar the reader leaves to the library. */
 const NOT_PLAIN_START = new Set([',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`', '?', ':', '"', "'"]);
 /** The library refuses implicit keys longer than 1024 characters; well short of that, the reader gives up. */
@@ -134,7 +137,8 @@ class BlockReader {
     const values: unknown[] = [];
     this.skip();
     while (this.i < this.lines.length) {
-      if (this.isDocumentStart(this.i)) {
+      const marked = this.isDocumentStart(this.i);
+      if (marked) {
         if (!LINE_END.test(this.lines[this.i].slice(3))) beyond();
         this.i++;
         this.skip();
@@ -143,6 +147,8 @@ class BlockReader {
         values.push(this.collectionAt(this.indentOf(this.i), 1));
         this.skip();
         if (this.i < this.lines.length && !this.isDocumentStart(this.i)) beyond();
+      } else if (marked) {
+        values.push(null);
       }
     }
     return values;
@@ -169,12 +175,19 @@ class BlockReader {
     if (this.nodes > this.bounds.maxNodes) beyond();
   }
 
-  /** The mapping or sequence that starts at column `column` of the current line. */
+  /** The mapping or sequence that starts at column `column` of the current line (a JSON document is one). */
   private collectionAt(column: number, depth: number): unknown {
     // The library's shape check bounds depth by two per indentation level plus the indicators on a line.
     if (2 * depth + 5 > this.bounds.maxDepth) beyond();
-    if (isSequenceItem(this.lines[this.i], column)) return this.sequence(column, depth);
-    if (this.keyAt(this.lines[this.i], column) !== undefined) return this.mapping(column, depth);
+    const line = this.lines[this.i];
+    if (line[column] === '{' || line[column] === '[') {
+      const flow = this.flow(line, column, depth);
+      if (!LINE_END.test(line.slice(flow.end))) beyond();
+      this.i++;
+      return flow.value;
+    }
+    if (isSequenceItem(line, column)) return this.sequence(column, depth);
+    if (this.keyAt(line, column) !== undefined) return this.mapping(column, depth);
     return beyond();
   }
 
@@ -290,10 +303,8 @@ class BlockReader {
     const first = content[0];
     this.i++;
     if (first === '"' || first === "'") {
-      const quoted = readQuoted(content, 0);
-      if (quoted === undefined || !LINE_END.test(content.slice(quoted.end))) beyond();
       this.count(1);
-      return quoted.value;
+      return this.quoted(content, parentIndent);
     }
     if (first === '|') {
       const chomp = /^\|(-?)(?: *| +#.*)$/.exec(content);
@@ -309,10 +320,61 @@ class BlockReader {
     if (NOT_PLAIN_START.has(first) || (first === '-' && (content.length === 1 || content[1] === ' '))) beyond();
     const comment = content.indexOf(' #');
     const text = (comment < 0 ? content : content.slice(0, comment)).replace(/ +$/, '');
-    // `a: b: c` and `a: b:` are mappings the block context does not allow.
-    if (text.includes(': ') || text.endsWith(':')) beyond();
+    if (!isPlainLine(text)) beyond();
     this.count(1);
+    // A comment ends a plain scalar; without one it may go on over the lines below.
+    return this.plainValue(comment < 0 ? this.plainLines(text, parentIndent) : text);
+  }
+
+  /**
+   * A plain scalar whose first line is `first`, with the lines below that go on with it (indented more than
+   * the parent, up to a comment or a less indented line), folded as the library folds them
+   * (yaml compose/resolve-flow-scalar.js plainValue); consumes them.
+   */
+  private plainLines(first: string, parentIndent: number): string {
+    const lines = [first];
+    let next = this.i;
+    for (let at = this.i; at < this.lines.length; at++) {
+      const line = this.lines[at];
+      if (/^ *$/.test(line)) continue;
+      const indent = this.indentOf(at);
+      const text = line.slice(indent);
+      if (indent <= parentIndent || text[0] === '#') break;
+      // A line that would start something else, or hold a comment, is the library's to read.
+      if (CONTINUATION_START.test(text) || text.includes(' #') || !isPlainLine(text)) beyond();
+      lines.push(...this.lines.slice(next, at), text.replace(/ +$/, ''));
+      next = at + 1;
+    }
+    this.i = next;
+    return unfoldLines(lines.join('\n'));
+  }
+
+  /** A plain value's value; a plain `<<` gives up (PyYAML refuses it outside a key: safe-yaml.ts checkMergeValues). */
+  private plainValue(text: string): unknown {
+    if (text === '<<') beyond();
     return this.scalars.resolve(text, false);
+  }
+
+  /**
+   * A quoted scalar that starts at `content` (the rest of the line before the current one) and may go on over
+   * the lines below, each indented more than the parent; consumes them.
+   */
+  private quoted(content: string, parentIndent: number): string {
+    const quote = content[0];
+    let close = closingQuote(content, quote, 1);
+    const lines = [content.slice(1, close < 0 ? undefined : close)];
+    let rest = close < 0 ? '' : content.slice(close + 1);
+    while (close < 0) {
+      if (this.i >= this.lines.length) beyond();
+      const line = this.lines[this.i];
+      if (!/^ *$/.test(line) && this.indentOf(this.i) <= parentIndent) beyond();
+      this.i++;
+      close = closingQuote(line, quote, 0);
+      lines.push(close < 0 ? line : line.slice(0, close));
+      rest = close < 0 ? '' : line.slice(close + 1);
+    }
+    if (!LINE_END.test(rest)) beyond();
+    return unquote(quote, lines.join('\n'));
   }
 
   /** The flow collection (`{…}` or `[…]`) at `column` of `line`, closed on that line, and the column after it. */
@@ -328,8 +390,9 @@ class BlockReader {
     while (line[at] !== close) {
       if (isMapping) {
         const key = this.flowScalar(line, at, true);
-        // `key: value`, the `:` right after the key; other forms (`a :`, `"a":b`, a key alone) are the library's.
-        if (line[key.end] !== ':' || line[key.end + 1] !== ' ') beyond();
+        // `key: value`, JSON's `"key":value`, or `key:[…]` (a plain key ends at a `:` before a space or a flow
+        // indicator); other forms (`a :`, a key alone) are the library's.
+        if (line[key.end] !== ':') beyond();
         const value = this.flowNode(line, afterSpaces(line, key.end + 1), depth);
         addPair(map, seen, key.value as Key, value.value);
         this.count(3);
@@ -372,9 +435,9 @@ class BlockReader {
     if (text.endsWith(' ')) {
       // A space before a key's `:` is the library's to read.
       if (line[end] === ':') beyond();
-      return { value: this.scalars.resolve(text.replace(/ +$/, ''), atKey), end };
+      return { value: this.plainValue(text.replace(/ +$/, '')), end };
     }
-    return { value: atKey ? this.plainKey(text) : this.scalars.resolve(text, false), end };
+    return { value: atKey ? this.plainKey(text) : this.plainValue(text), end };
   }
 
   /**
@@ -435,6 +498,11 @@ function addPair(map: Record<string, unknown>, seen: Set<string>, key: Key, valu
   else map[name] = value;
 }
 
+/** A line of a plain scalar: `a: b: c` and `a: b:` are mappings the block context does not allow. */
+function isPlainLine(text: string): boolean {
+  return !text.includes(': ') && !text.endsWith(':');
+}
+
 function isBlankOrComment(line: string): boolean {
   const n = afterSpaces(line, 0);
   return n === line.length || line[n] === '#';
@@ -455,24 +523,59 @@ function separatorAt(line: string, column: number): number {
 
 /**
  * The one-line quoted scalar at `column` of `text` and the column after its closing quote; undefined when it
- * does not close on the line. Escapes are read as the library reads them; one it would report gives up.
+ * does not close on the line.
  */
 function readQuoted(text: string, column: number): { value: string; end: number } | undefined {
-  const quote = text[column];
-  let value = '';
-  for (let at = column + 1; at < text.length; at++) {
+  const close = closingQuote(text, text[column], column + 1);
+  return close < 0 ? undefined : { value: unquote(text[column], text.slice(column + 1, close)), end: close + 1 };
+}
+
+/** The index of the quote that closes a scalar quoted with `quote` in `text`, from `from` on; -1 if none. */
+function closingQuote(text: string, quote: string, from: number): number {
+  for (let at = from; at < text.length; at++) {
     const ch = text[at];
-    if (quote === "'") {
-      if (ch !== "'") value += ch;
-      else if (text[at + 1] === "'") value += text[++at];
-      else return { value, end: at + 1 };
-    } else if (ch === '"') {
-      return { value, end: at + 1 };
-    } else if (ch === '\\') {
-      const escape = text[++at];
+    if (quote === '"') {
+      // An escape's character is never the closing quote (at the line's end it is the line break).
+      if (ch === '\\') at++;
+      else if (ch === '"') return at;
+    } else if (ch === "'") {
+      if (text[at + 1] !== "'") return at;
+      at++;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The value of a quoted scalar whose text between the quotes is `source` (lines joined by `\n`), as the
+ * library reads it (yaml compose/resolve-flow-scalar.js singleQuotedValue, doubleQuotedValue): line breaks
+ * folded, escapes read; an escape it would report gives up.
+ */
+function unquote(quote: string, source: string): string {
+  if (quote === "'") return unfoldLines(source).replace(/''/g, "'");
+  let value = '';
+  for (let at = 0; at < source.length; at++) {
+    const ch = source[at];
+    if (ch === '\n') {
+      // A single line break folds to a space; each further one (blank lines) is kept.
+      let breaks = '';
+      while (source[at + 1] === ' ' || source[at + 1] === '\n') if (source[++at] === '\n') breaks += '\n';
+      value += breaks || ' ';
+    } else if (ch === ' ') {
+      // Spaces before a line break are dropped.
+      const start = at;
+      while (source[at + 1] === ' ') at++;
+      if (source[at + 1] !== '\n') value += source.slice(start, at + 1);
+    } else if (ch !== '\\') {
+      value += ch;
+    } else {
+      const escape = source[++at];
       const length = HEX_LENGTHS[escape];
-      if (length !== undefined) {
-        const hex = text.substr(at + 1, length);
+      if (escape === '\n') {
+        // An escaped line break joins the lines, without the next one's leading spaces.
+        while (source[at + 1] === ' ') at++;
+      } else if (length !== undefined) {
+        const hex = source.substr(at + 1, length);
         if (hex.length !== length || !/^[0-9a-fA-F]+$/.test(hex)) beyond();
         const code = parseInt(hex, 16);
         if (code > 0x10ffff) beyond();
@@ -483,9 +586,29 @@ function readQuoted(text: string, column: number): { value: string; end: number 
       } else {
         beyond();
       }
-    } else {
-      value += ch;
     }
   }
-  return undefined;
+  return value;
+}
+
+/**
+ * Lines of a single-quoted scalar folded as the library folds them (yaml compose/resolve-flow-scalar.js
+ * unfoldLines): each line trimmed, a line break a space, blank lines line breaks.
+ */
+function unfoldLines(source: string): string {
+  const lines = source.split('\n');
+  if (lines.length === 1) return source;
+  let value = lines[0].replace(/ +$/, '');
+  let separator = ' ';
+  for (const line of lines.slice(1, -1)) {
+    const trimmed = line.replace(/^ +| +$/g, '');
+    if (trimmed === '') {
+      if (separator === '\n') value += separator;
+      else separator = '\n';
+    } else {
+      value += separator + trimmed;
+      separator = ' ';
+    }
+  }
+  return value + separator + lines[lines.length - 1].replace(/^ +/, '');
 }

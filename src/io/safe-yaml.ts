@@ -77,6 +77,21 @@ export function parseUntrustedYaml(text: string, limits: YamlLimits, where: Yaml
 }
 
 /**
+ * The value of {@link parseUntrustedYaml}, for a caller that needs nothing else (no source ranges): block-style
+ * text is read by block-yaml.ts in one pass, to the same value; what it leaves, and every error, is
+ * parseUntrustedYaml's.
+ */
+export function readUntrustedYaml(text: string, limits: YamlLimits, where: YamlSource): unknown {
+  const fail = failWith(where);
+  checkText(text, limits, fail);
+  checkLineBreaks(text, fail);
+  pyYamlScalars ??= new PlainScalars(new Document(null, readerOptions(asPyYamlReads)));
+  const values = readBlockYamlStream(text, pyYamlScalars, limits);
+  if (values !== undefined && values.length <= 1) return values[0] ?? null;
+  return parseUntrustedYaml(text, limits, where).value;
+}
+
+/**
  * Like {@link parseUntrustedYaml}, for a stream of several documents (manifests): the same checks and
  * limits on the whole text, then the value of every document; empty documents are dropped.
  *
@@ -89,12 +104,13 @@ export function parseUntrustedYamlStream(text: string, limits: YamlLimits, where
   const fail = failWith(where);
   checkText(text, limits, fail);
   kubectlScalars ??= new PlainScalars(new Document(null, readerOptions(asKubectlReads)));
-  return readBlockYamlStream(text, kubectlScalars, limits)
+  return readBlockYamlStream(text, kubectlScalars, limits)?.filter((value) => value !== null)
     ?? parseDocuments(text, limits, fail, true, asKubectlReads).map((parsed) => parsed.value);
 }
 
-/** How manifests' plain scalars resolve, made on the first read of a stream. */
+/** How plain scalars resolve for kubectl and for PyYAML, each made on its first use. */
 let kubectlScalars: PlainScalars | undefined;
+let pyYamlScalars: PlainScalars | undefined;
 
 /** The options every document is read with; `customTags` makes the schema a reader's (kubectl's, PyYAML's). */
 function readerOptions(customTags?: (tags: Tags) => Tags): ParseOptions & DocumentOptions & SchemaOptions {

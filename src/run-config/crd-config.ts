@@ -4,7 +4,7 @@ import { RunConfigError } from './errors';
 import { clip, describe, PlainMap, readString, unknownKeys } from './fields';
 import { providerIdProblem, providerKey } from './provider-id';
 import { allApisText } from './releases';
-import { CONFIG_LIMITS, parseUntrustedYaml } from '../io';
+import { CONFIG_LIMITS, readUntrustedYaml } from '../io';
 import { readServiceAddress, ServiceAddress } from './service-address';
 
 /** Name of the provider-settings file each install init container writes next to the metadata. */
@@ -52,7 +52,7 @@ const RESOLUTION = `${CRD_CONFIG_FILE} is written by the provider's install init
  * @throws RunConfigError listing every problem found
  */
 export function parseCrdConfig(text: string, source: string, directoryName?: string): CrdProviderConfig {
-  const { value } = parseUntrustedYaml(text, CONFIG_LIMITS, {
+  const value = readUntrustedYaml(text, CONFIG_LIMITS, {
     source, providerId: directoryName, resolution: RESOLUTION,
   });
   const problems: string[] = [];

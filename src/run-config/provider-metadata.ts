@@ -3,7 +3,7 @@ import { isLlamaStackApi, LlamaStackApi } from './apis';
 import { RunConfigError } from './errors';
 import { clip, describe, PlainMap, readMap, readString, unknownKeys } from './fields';
 import { allApisText } from './releases';
-import { METADATA_LIMITS, parseUntrustedYaml } from '../io';
+import { METADATA_LIMITS, readUntrustedYaml } from '../io';
 import { ProviderServiceAddressSpec, readServiceAddressSpec } from './service-address';
 
 /** `apiVersion` of a provider metadata file. */
@@ -100,7 +100,7 @@ const RESOLUTION = `Fix /lls-provider/${PROVIDER_METADATA_FILE} in the provider 
  * @throws RunConfigError listing every problem found, with line and column for YAML syntax errors
  */
 export function parseProviderMetadata(text: string, source: string, owner: MetadataOwner = {}): ProviderMetadata {
-  const { value } = parseUntrustedYaml(text, METADATA_LIMITS, { source, ...owner, resolution: RESOLUTION });
+  const value = readUntrustedYaml(text, METADATA_LIMITS, { source, ...owner, resolution: RESOLUTION });
   return validateProviderMetadata(value, source, owner);
 }
 

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isPlainObject } from '../checks';
 import { MAX_WRITE_DEPTH } from './render';
-import { CONFIG_LIMITS, parseUntrustedYaml, YamlLimits } from '../io';
+import { CONFIG_LIMITS, readUntrustedYaml, YamlLimits } from '../io';
 import { formatPath, PathSegment } from '../io/scalars';
 
 /**
@@ -28,7 +28,7 @@ const READ_BACK_LIMITS: YamlLimits = {
 export function verifyReadBack(text: string, intended: unknown, file: string): void {
   let actual: unknown;
   try {
-    actual = parseUntrustedYaml(text, READ_BACK_LIMITS, { source: file, resolution: '' }).value;
+    actual = readUntrustedYaml(text, READ_BACK_LIMITS, { source: file, resolution: '' });
   } catch (e) {
     throw new Error(`internal error: ${file} as written does not parse; please report this with the inputs.\n${(e as Error).message}`);
   }

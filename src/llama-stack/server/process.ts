@@ -1,6 +1,6 @@
 import { isRecord } from '../../checks';
 import { ProblemCollector } from '../../errors';
-import { CONFIG_LIMITS, parseUntrustedYaml } from '../../io';
+import { CONFIG_LIMITS, readUntrustedYaml } from '../../io';
 import { releaseName, ServerRelease } from '../../run-config/releases';
 import type { ResourceRequirements } from '../options';
 
@@ -27,7 +27,7 @@ export function serverResources(given: ResourceRequirements | undefined, workers
  */
 export function serverSectionOf(configText: string | undefined): Record<string, unknown> | undefined {
   if (configText === undefined) return undefined;
-  const config = parseUntrustedYaml(configText, CONFIG_LIMITS, { source: 'the server config', resolution: '' }).value;
+  const config = readUntrustedYaml(configText, CONFIG_LIMITS, { source: 'the server config', resolution: '' });
   return isRecord(config) && isRecord(config.server) ? config.server : {};
 }
 
