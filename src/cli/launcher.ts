@@ -50,10 +50,12 @@ function cacheDirectory(): string | undefined {
 
 /** The bundle's exports, compiled with the cache of `dir` (written when it had none that fits). */
 function loadWithCodeCache(dir: string | undefined): BundleExports {
-  let source = fs.readFileSync(BUNDLE, 'utf8');
+  // The file's bytes are hashed as read: hashing the decoded text would encode its 1.2 MB again.
+  const bytes = fs.readFileSync(BUNDLE);
+  const key = createHash('sha256').update(process.version).update(process.arch).update(bytes).digest('hex').slice(0, 32);
+  let source = bytes.toString('utf8');
   // A shebang line is a comment to Node's loader only.
   if (source.startsWith('#!')) source = `//${source.slice(2)}`;
-  const key = createHash('sha256').update(process.version).update(process.arch).update(source).digest('hex').slice(0, 32);
   // One cache per command: each holds what its command's first run compiled (a run compiles the functions it calls).
   const command = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other';
   const cacheFile = dir === undefined ? undefined : path.join(dir, `${key}-${command}.v8cache`);
