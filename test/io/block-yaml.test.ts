@@ -32,6 +32,8 @@ function spelt(value: unknown): string {
   if (value instanceof WholeFloat) return `WholeFloat(${value.value})`;
   if (typeof value === 'bigint') return `${value}n`;
   if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  // PyYAML's timestamps.
+  if (value instanceof Date) return `Date(${value.getTime()})`;
   if (Array.isArray(value)) return `[${value.map(spelt).join(', ')}]`;
   if (typeof value === 'object' && value !== null) {
     if (Object.getPrototypeOf(value) !== Object.prototype) return '<an object of another kind>';
