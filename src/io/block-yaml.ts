@@ -170,6 +170,27 @@ class BlockReader {
     while (this.i < this.lines.length && isBlankOrComment(this.lines[this.i])) this.i++;
   }
 
+  /**
+   * A collection at `depth`: beyond what the library's shape check allows, which bounds depth by two per
+   * indentation level plus the indicators on a line, the reader gives up.
+   */
+  private enter(depth: number): void {
+    if (2 * depth + 5 > this.bounds.maxDepth) beyond();
+  }
+
+  /**
+   * Moves to the next line with content and says whether it is at `column`, where the next key or item of a
+   * collection there would be; false when the collection has ended (a less indented line, a document marker,
+   * the end). A more indented line gives up: the collection's last value would go on over it.
+   */
+  private atColumn(column: number): boolean {
+    this.skip();
+    if (this.i >= this.lines.length) return false;
+    const indent = this.indentOf(this.i);
+    if (indent > column) beyond();
+    return indent === column;
+  }
+
   private count(nodes: number): void {
     this.nodes += nodes;
     if (this.nodes > this.bounds.maxNodes) beyond();
@@ -177,8 +198,6 @@ class BlockReader {
 
   /** The mapping or sequence that starts at column `column` of the current line (a JSON document is one). */
   private collectionAt(column: number, depth: number): unknown {
-    // The library's shape check bounds depth by two per indentation level plus the indicators on a line.
-    if (2 * depth + 5 > this.bounds.maxDepth) beyond();
     const line = this.lines[this.i];
     if (line[column] === '{' || line[column] === '[') {
       const flow = this.flow(line, column, depth);
@@ -203,13 +222,9 @@ class BlockReader {
   }
 
   private sequence(column: number, depth: number): unknown[] {
+    this.enter(depth);
     const items: unknown[] = [];
-    for (;;) {
-      this.skip();
-      if (this.i >= this.lines.length) return items;
-      const indent = this.indentOf(this.i);
-      if (indent < column) return items;
-      if (indent > column) beyond();
+    while (this.atColumn(column)) {
       const line = this.lines[this.i];
       // The key after a sequence at its key's column; anything else there is the caller's to refuse.
       if (!isSequenceItem(line, column)) return items;
@@ -222,27 +237,22 @@ class BlockReader {
       } else if (isSequenceItem(line, contentColumn)) {
         beyond();
       } else if (this.keyAt(line, contentColumn) !== undefined) {
-        if (2 * (depth + 1) + 5 > this.bounds.maxDepth) beyond();
         items.push(this.mapping(contentColumn, depth + 1));
       } else {
         items.push(this.inlineValue(content, column, depth + 1));
       }
     }
+    return items;
   }
 
   /** A mapping whose first key is at `column` of the current line (after `- ` when in a sequence item). */
   private mapping(column: number, depth: number): Record<string, unknown> {
+    this.enter(depth);
     const map: Record<string, unknown> = {};
     // The identities the library's duplicate check compares (safe-yaml.ts checkStructure: String(key.value)).
     const seen = new Set<string>();
-    for (let first = true; ; first = false) {
-      if (!first) {
-        this.skip();
-        if (this.i >= this.lines.length) return map;
-        const indent = this.indentOf(this.i);
-        if (indent < column) return map;
-        if (indent > column) beyond();
-      }
+    // The first key is on the current line, after `- ` in a sequence item.
+    for (let first = true; first || this.atColumn(column); first = false) {
       const line = this.lines[this.i];
       const key = this.keyAt(line, column);
       if (key === undefined) beyond();
@@ -257,6 +267,7 @@ class BlockReader {
       }
       addPair(map, seen, key.value, value);
     }
+    return map;
   }
 
   /** A plain key's value: a string, a number, a boolean or null; the merge key and a float of whole value give up. */
@@ -379,7 +390,7 @@ class BlockReader {
 
   /** The flow collection (`{…}` or `[…]`) at `column` of `line`, closed on that line, and the column after it. */
   private flow(line: string, column: number, depth: number): { value: unknown; end: number } {
-    if (2 * depth + 5 > this.bounds.maxDepth) beyond();
+    this.enter(depth);
     this.count(1);
     const isMapping = line[column] === '{';
     const close = isMapping ? '}' : ']';

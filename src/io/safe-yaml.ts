@@ -68,6 +68,11 @@ export function parseUntrustedYaml(text: string, limits: YamlLimits, where: Yaml
   const fail = failWith(where);
   checkText(text, limits, fail);
   checkLineBreaks(text, fail);
+  return parseCheckedYaml(text, limits, fail);
+}
+
+/** {@link parseUntrustedYaml} of a text whose size and characters are checked. */
+function parseCheckedYaml(text: string, limits: YamlLimits, fail: (details: string[]) => never): ParsedYaml {
   const docs = parseDocuments(text, limits, fail, false, asPyYamlReads);
   if (docs.length > 1) {
     fail([`The file holds ${docs.length} YAML documents (separated by '---'); exactly one is expected.`]);
@@ -88,7 +93,7 @@ export function readUntrustedYaml(text: string, limits: YamlLimits, where: YamlS
   pyYamlScalars ??= new PlainScalars(new Document(null, readerOptions(asPyYamlReads)));
   const values = readBlockYamlStream(text, pyYamlScalars, limits);
   if (values !== undefined && values.length <= 1) return values[0] ?? null;
-  return parseUntrustedYaml(text, limits, where).value;
+  return parseCheckedYaml(text, limits, fail).value;
 }
 
 /**
