@@ -1,7 +1,7 @@
 /**
  * Preflight against the real server's loader: for each case of upstream/make-cases.sh (a provider built
  * on the server's own spec classes, right or wrong in one way), preflight passes exactly when the
- * server's own loading code (upstream/differential.py) loads the provider. Runs with the interpreters of
+ * server's own loading code (upstream/differential.py, one process per server release) loads the provider. Runs with the interpreters of
  * the test set-up's server environments (ogx 1.5.0 and 1.1.3, llama-stack 0.7.3 and 0.3.5); fails in CI
  * when they are missing.
  */
@@ -24,12 +24,12 @@ describeWhen('preflight against the real server\'s loader', testEnvsSupport(...E
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-preflight-upstream-'));
     try {
       execFileSync('/bin/sh', [path.join(UPSTREAM, 'make-cases.sh'), dir]);
-      const verdicts = fs.readdirSync(dir).sort().map((c) => {
-        const r = spawnSync(python, [path.join(UPSTREAM, 'differential.py'), path.join(dir, c)], { encoding: 'utf8', env: { ...process.env, SERVER_PACKAGE: serverPackage } });
-        const line = r.stdout.trim().split('\n').pop() ?? '';
-        if (!line.startsWith('{')) throw new Error(`differential.py failed on ${c}: ${r.stderr}`);
-        return JSON.parse(line) as { case: string; preflight: string; server: string };
+      const cases = fs.readdirSync(dir).sort();
+      const r = spawnSync(python, [path.join(UPSTREAM, 'differential.py'), ...cases.map((c) => path.join(dir, c))], {
+        encoding: 'utf8', env: { ...process.env, SERVER_PACKAGE: serverPackage },
       });
+      const verdicts = r.stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { case: string; preflight: string; server: string });
+      if (r.status !== 0 || verdicts.length !== cases.length) throw new Error(`differential.py exited ${r.status} after ${verdicts.length} of ${cases.length} cases: ${r.stderr}`);
       expect(verdicts.map((v) => `${v.case}: ${v.preflight === 'pass'}`)).toEqual(verdicts.map((v) => `${v.case}: ${v.server === 'loads'}`));
       expect(verdicts.filter((v) => v.server === 'loads').map((v) => v.case)).toEqual(['good', 'list_pick', 'spec_other_type']);
     } finally {
