@@ -15,9 +15,10 @@
  * index) and KAITO's llama.cpp runner (LocalAI, a Go program whose module is not served). KubeRay's
  * engine_kwargs are taken by Ray Serve LLM and vLLM 0.29.0 in ray-serve-llm.test.ts.
  */
-import { execFileSync } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseAllDocuments } from 'yaml';
 import { dynamoComponents, dynamoMain, KAITO_GPU_NODE, problemsOf, render } from './helpers';
 import { ModelDeploymentProps, ProviderRegistry } from '../../src/model-deployment';
@@ -54,12 +55,28 @@ interface Result {
   readonly deprecations: string[] | null;
 }
 
-/** Runs the cases through the parsers in one Python process of the tool environment. */
-function parse(env: ToolEnv, cases: readonly Case[]): Record<string, Result> {
-  const out = execFileSync(env.python, [CHECK], {
-    input: JSON.stringify(cases), encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024,
-  });
-  const results = Object.fromEntries((JSON.parse(out) as Result[]).map((r) => [r.id, r]));
+/** A Python process of runtime_args_check.py in a tool environment, and the lines it answered with. */
+interface Checker { readonly child: ChildProcess; readonly lines: AsyncIterator<string>; stderr: string }
+/** One checker per tool environment's Python, for the whole file: vLLM's and SGLang's imports take seconds each. */
+const checkers = new Map<string, Checker>();
+afterAll(() => {
+  for (const checker of checkers.values()) checker.child.kill();
+  checkers.clear();
+});
+
+/** Runs the cases through the parsers in the tool environment's checker. */
+async function parse(env: ToolEnv, cases: readonly Case[]): Promise<Record<string, Result>> {
+  let checker = checkers.get(env.python);
+  if (!checker) {
+    const child = spawn(env.python, [CHECK], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const started: Checker = { child, lines: createInterface({ input: child.stdout! })[Symbol.asyncIterator](), stderr: '' };
+    child.stderr!.on('data', (chunk) => (started.stderr = (started.stderr + chunk).slice(-4096)));
+    checkers.set(env.python, checker = started);
+  }
+  checker.child.stdin!.write(`${JSON.stringify(cases)}\n`);
+  const line = await checker.lines.next();
+  if (line.done) throw new Error(`runtime_args_check.py in ${env.name} ended without an answer: ${checker.stderr}`);
+  const results = Object.fromEntries((JSON.parse(line.value) as Result[]).map((r) => [r.id, r]));
   expect(Object.keys(results).sort()).toEqual(cases.map((c) => c.id).sort());
   return results;
 }
@@ -149,15 +166,15 @@ for (const r of RELEASES) {
       services = dynamoServices(r.dynamo);
     });
 
-    test('every frontend command runs a module and every frontend argument list passes dynamo.frontend\'s parser', () => {
+    test('every frontend command runs a module and every frontend argument list passes dynamo.frontend\'s parser', async () => {
       const frontends = Object.entries(services).filter(([, s]) => s.type === 'frontend');
-      expectAccepted(parse(r.vllmEnv.value!, serviceCases(frontends, 'frontend')));
+      expectAccepted(await parse(r.vllmEnv.value!, serviceCases(frontends, 'frontend')));
     });
 
-    test('every vLLM worker, aggregated, prefill and decode, passes dynamo.vllm\'s whole parser (Dynamo\'s checks and vLLM\'s)', () => {
+    test('every vLLM worker, aggregated, prefill and decode, passes dynamo.vllm\'s whole parser (Dynamo\'s checks and vLLM\'s)', async () => {
       const found = workers(services, 'vllm');
       expect(found.some(([, s]) => s.type === 'prefill')).toBe(true);
-      const results = parse(r.vllmEnv.value!, serviceCases(found, 'dynamo-vllm'));
+      const results = await parse(r.vllmEnv.value!, serviceCases(found, 'dynamo-vllm'));
       expectAccepted(results);
       // With the kv router the workers publish KV events from the config we render. Dynamo 1.0.1 also
       // made one up for the other router modes, warning that this is deprecated; later releases do not
@@ -172,8 +189,8 @@ for (const r of RELEASES) {
       }
     });
 
-    test('the checks can fail: what Dynamo or vLLM refuses is reported with the parser\'s message', () => {
-      const results = parse(r.vllmEnv.value!, [
+    test('the checks can fail: what Dynamo or vLLM refuses is reported with the parser\'s message', async () => {
+      const results = await parse(r.vllmEnv.value!, [
         { id: 'bad mode', parser: 'frontend', args: ['--http-port', '8000', '--router-mode', 'fastest'] },
         { id: 'unknown frontend flag', parser: 'frontend', args: ['--http-port', '8000', '--no-such-flag'] },
         { id: 'no module', parser: 'module', args: ['dynamo.nothing'] },
@@ -191,14 +208,14 @@ for (const r of RELEASES) {
   });
 
   describeWhen(`rendered Dynamo ${r.dynamo} SGLang workers, parsed by ai-dynamo ${r.dynamo} with SGLang ${r.sglang}`, testEnvsSupport(r.sglangEnv), `${r.sglangTool} tool environment`, () => {
-    test('every SGLang worker, aggregated, prefill and decode, passes dynamo.sglang\'s whole parser up to the model download', () => {
+    test('every SGLang worker, aggregated, prefill and decode, passes dynamo.sglang\'s whole parser up to the model download', async () => {
       const found = workers(dynamoServices(r.dynamo), 'sglang');
       expect(found.some(([, s]) => s.type === 'prefill')).toBe(true);
-      expectAccepted(parse(r.sglangEnv.value!, serviceCases(found, 'dynamo-sglang')));
+      expectAccepted(await parse(r.sglangEnv.value!, serviceCases(found, 'dynamo-sglang')));
     });
 
-    test('the check can fail: an argument SGLang does not know, or a bad value, is reported with its parser\'s message', () => {
-      const results = parse(r.sglangEnv.value!, [
+    test('the check can fail: an argument SGLang does not know, or a bad value, is reported with its parser\'s message', async () => {
+      const results = await parse(r.sglangEnv.value!, [
         { id: 'unknown', parser: 'dynamo-sglang', args: ['--model-path', 'Qwen/Qwen3-8B', '--no-such-flag'] },
         { id: 'bad choice', parser: 'dynamo-sglang', args: ['--model-path', 'Qwen/Qwen3-8B', '--disaggregation-mode', 'both'] },
       ]);
@@ -229,7 +246,7 @@ for (const v of KAITO_VLLMS) {
     };
     const configOf = (props: ModelDeploymentProps) => render(props).objects.find((o) => o.kind === 'ConfigMap').data['inference_config.yaml'];
 
-    test('every rendered option reaches vLLM as written, and vLLM\'s server parser accepts it', () => {
+    test('every rendered option reaches vLLM as written, and vLLM\'s server parser accepts it', async () => {
       const args = { 'gpu-memory-utilization': '0.85', 'max-num-seqs': '64', 'dtype': 'float16', 'quantization': 'awq', 'tensor-parallel-size': '1' };
       const cases: Case[] = [
         { id: 'options', parser: 'kaito-vllm', args: [configOf({ ...KAITO, model: { id: KAITO.model.id, servedName: 'phi' }, engine: { type: 'vllm', contextLength: 8192, args } })] },
@@ -239,7 +256,7 @@ for (const v of KAITO_VLLMS) {
         ...exampleObjects('ConfigMap').filter((c) => c.data?.['inference_config.yaml'])
           .map((c) => ({ id: `example-app ${c.metadata.name}`, parser: 'kaito-vllm' as const, args: [c.data['inference_config.yaml']] })),
       ];
-      const results = parse(v.env.value!, cases);
+      const results = await parse(v.env.value!, cases);
       expectAccepted(results);
       expect(results.options.values).toEqual({
         'dtype': 'float16',
@@ -255,8 +272,8 @@ for (const v of KAITO_VLLMS) {
       }
     });
 
-    test('why synth refuses switches for KAITO: vLLM reads "--flag True" and "--flag False" wrongly or exits', () => {
-      const results = parse(v.env.value!, [
+    test('why synth refuses switches for KAITO: vLLM reads "--flag True" and "--flag False" wrongly or exits', async () => {
+      const results = await parse(v.env.value!, [
         { id: 'one switch', parser: 'kaito-vllm', args: ['vllm:\n  trust-remote-code: true\n'] },
         { id: 'false', parser: 'kaito-vllm', args: ['vllm:\n  enforce-eager: false\n'] },
         { id: 'two switches', parser: 'kaito-vllm', args: ['vllm:\n  enforce-eager: true\n  trust-remote-code: true\n'] },

@@ -1,8 +1,9 @@
 """Parses rendered runtime arguments with the runtimes' own parsers, in-process.
 
-Reads a JSON list of {"id", "parser", "args"} on stdin and writes a JSON list of
-{"id", "ok", "error", "values", "deprecations"} to stdout ("values": what the parser read, where a test
-checks it; "deprecations": what Dynamo's code warned is deprecated about the arguments).
+Reads lines of JSON lists of {"id", "parser", "args"} on stdin and writes, for each, a line of a JSON list
+of {"id", "ok", "error", "values", "deprecations"} to stdout ("values": what the parser read, where a test
+checks it; "deprecations": what Dynamo's code warned is deprecated about the arguments). One process
+serves every list of a test file: the parsers' modules (vLLM, SGLang) are imported once.
 Each parser is upstream's own function, run as the container would run it, up to the point where the
 runtime would touch a GPU or download the model:
 
@@ -143,6 +144,7 @@ def check(case):
     stderr = io.StringIO()
     errors = Errors()
     logging.getLogger().addHandler(errors)
+    argv = list(sys.argv)  # the parsers name themselves after sys.argv[0], which the Dynamo cases set
     try:
         with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()), \
                 warnings.catch_warnings(record=True) as caught:
@@ -159,8 +161,11 @@ def check(case):
         return {"id": case["id"], "ok": False, "error": f"{type(e).__name__}: {e}", "values": None, "deprecations": None}
     finally:
         logging.getLogger().removeHandler(errors)
+        sys.argv = argv
 
 
 if __name__ == "__main__":
-    results = [check(case) for case in json.load(sys.stdin)]
-    sys.stdout.write(json.dumps(results, default=str))
+    for line in sys.stdin:
+        results = [check(case) for case in json.loads(line)]
+        sys.stdout.write(json.dumps(results, default=str) + "\n")
+        sys.stdout.flush()
