@@ -2,8 +2,7 @@
 // no Node stack trace or hang on any input or output (pipes closed early, FIFOs, directories, /proc,
 // blocked targets); -o writes all files or none.
 import { spawn, spawnSync } from 'child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { BUILT_CLI, runBuiltCli } from './built-cli';
 import { cli } from './run';
@@ -12,10 +11,11 @@ import { EXIT_BROKEN_PIPE } from '../../src/cli/io';
 import { makeRenderCommand, MAX_RENDER_OUTPUT_BYTES } from '../../src/cli/render-command';
 import { writeFilesAtomically } from '../../src/io/files';
 import { describeWhen } from '../sandbox/host';
+import { tempDir } from '../temp-dir';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
-const tmp = () => mkdtempSync(join(tmpdir(), 'cli-contract-'));
+const tmp = () => tempDir('cli-contract-');
 /** A run of the built binary that does not end within 20 s is killed and reported (never waited on). */
 const BOUNDED = { timeout: 20_000 };
 

@@ -1,15 +1,15 @@
 import { execFileSync } from 'child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { parseAllDocuments } from 'yaml';
 import { runBuiltCli } from './built-cli';
 import { cli } from './run';
 import { LAUNCH_SERVER } from '../llama-stack/helpers';
+import { tempDir } from '../temp-dir';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
 const kinds = (yaml: string) => parseAllDocuments(yaml).map((d) => `${d.get('kind')}/${(d.get('metadata') as any)?.get?.('name')}`);
-const tmp = () => mkdtempSync(join(tmpdir(), 'render-'));
+const tmp = () => tempDir('render-');
 
 describe('kube-inference render', () => {
   test('renders every LlamaStackDistribution through the construct, named and namespaced from metadata', async () => {

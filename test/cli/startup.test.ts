@@ -3,10 +3,10 @@
 // need stay out of it (and out of the library's own modules, which the bundle is made of). Asserts
 // which files are loaded, never how long anything takes.
 import { spawnSync } from 'child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
+import { readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { BUILT_CLI } from './built-cli';
+import { tempDir } from '../temp-dir';
 
 const LIB = join(__dirname, '..', '..', 'lib');
 const BUNDLE = join(LIB, 'cli', 'kube-inference.bundle.cjs');
@@ -15,7 +15,7 @@ const LLSD = join(__dirname, '..', 'fixtures', 'llsd', 'two-stacks.yaml');
 
 /** The files a run of the built CLI loaded, as the CommonJS loader's cache lists them at exit. */
 function loadedModules(bin: string, args: string[], input?: string): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'cli-startup-'));
+  const dir = tempDir('cli-startup-');
   const preload = join(dir, 'list-modules.js');
   const list = join(dir, 'modules.json');
   writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(Object.keys(require.cache))));\n`);

@@ -2,10 +2,10 @@
 // by an init container whose rendered command is run here as the pod would run it.
 import { spawnSync } from 'child_process';
 import { X509Certificate } from 'crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'fs';
-import { tmpdir } from 'os';
+import { copyFileSync, mkdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 import { errorOf, find, podSpec, render } from './helpers';
+import { tempDir } from '../temp-dir';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'ca-bundle');
 
@@ -33,7 +33,7 @@ describe('caBundle', () => {
     expect(pod.containers[0].env).toContainEqual({ name: 'SSL_CERT_FILE', value: '/etc/ssl/certs/ca-bundle/ca-bundle.crt' });
 
     // The container's own command, with its two directories moved under a temporary root.
-    const root = mkdtempSync(join(tmpdir(), 'ca-bundle-'));
+    const root = tempDir('ca-bundle-');
     const moved = (p: string) => p.replace('/etc/ssl/certs/', `${root}/`);
     mkdirSync(moved('/etc/ssl/certs/ca-bundle-source'));
     mkdirSync(moved('/etc/ssl/certs/ca-bundle'));
@@ -51,7 +51,7 @@ describe('caBundle', () => {
 
   test('a missing key stops the join step with the error of cat', () => {
     const pod = podSpec(render({ distribution: { name: 'starter' }, caBundle: { configMapName: 'ca', configMapKeys: ['a.crt', 'gone.crt'] } }));
-    const root = mkdtempSync(join(tmpdir(), 'ca-bundle-'));
+    const root = tempDir('ca-bundle-');
     const moved = (p: string) => p.replace('/etc/ssl/certs/', `${root}/`);
     mkdirSync(moved('/etc/ssl/certs/ca-bundle-source'));
     mkdirSync(moved('/etc/ssl/certs/ca-bundle'));
