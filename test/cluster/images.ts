@@ -31,6 +31,7 @@ import { buildImage } from '../sandbox/buildah';
 import { SandboxSupport } from '../sandbox/host';
 import { distributionImage, ImagePython, providerImage, REPO_ROOT, venvBasePython } from '../sandbox/images';
 import { LlamaStackEnv, testEnvsCacheDir, ToolEnv } from '../sandbox/test-envs';
+import { SAMPLE_PROVIDER_DIR } from '../sandbox/wheels';
 
 const DEBIAN_MIRROR = 'http://deb.debian.org/debian';
 const SUITE = 'bookworm';
@@ -52,18 +53,56 @@ export function clusterImagesSupport(): SandboxSupport {
     ? { ok: false, reason: 'debootstrap is not installed (the Debian base of the images): apt-get install debootstrap' } : { ok: true };
 }
 
+/** The label that records the hash of what an image was built from. */
+const INPUTS_LABEL = 'io.kube-inference-tests.inputs';
+
 /**
- * Builds `image` anew with `build`, then removes the image that had the name before, now nameless: the
- * images built on every run (the distribution, the provider, the merge image; 1.65 GB together) would
- * otherwise pile up in buildah's storage, run after run.
+ * Builds `image` with `build`, then removes the image that had the name before, now nameless: the images
+ * would otherwise pile up in buildah's storage, run after run.
  */
-function rebuilt(image: string, build: () => void): string {
+function replaced(image: string, build: () => void): string {
   const before = spawnSync('buildah', ['images', '--quiet', '--no-trunc', image], { encoding: 'utf8' }).stdout.trim();
   build();
   const after = spawnSync('buildah', ['images', '--quiet', '--no-trunc', image], { encoding: 'utf8' }).stdout.trim();
   // Left alone when still in use (a working container of another build).
   if (before !== '' && before !== after) spawnSync('buildah', ['rmi', before], { stdio: 'ignore' });
   return image;
+}
+
+/**
+ * Builds `image` with `build` (`replaced`) unless buildah has it built from the same `inputs`, whose hash
+ * `build` records in the image with the label it is given: these images take up to a minute and a half
+ * each to build, from inputs that seldom change (a test environment, wheels, a Containerfile). This
+ * file's own text is one of the inputs, so a change of how an image is built builds it again.
+ */
+function rebuilt(image: string, inputs: ReadonlyArray<string | Buffer>, build: (label: string) => void): string {
+  const digest = createHash('sha256');
+  for (const input of [fs.readFileSync(__filename), ...inputs]) digest.update(`${input.length}:`).update(input);
+  const inputsHash = digest.digest('hex');
+  const inspected = spawnSync('buildah', ['inspect', '--type', 'image', image], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (inspected.status === 0 && JSON.parse(inspected.stdout).OCIv1?.config?.Labels?.[INPUTS_LABEL] === inputsHash) return image;
+  return replaced(image, () => build(`${INPUTS_LABEL}=${inputsHash}`));
+}
+
+/** What `rebuilt` hashes of a file tree: each entry's path, mode and content (a link's target). */
+function treeInputs(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort().map((entry) => {
+    const file = path.join(dir, entry);
+    const stat = fs.lstatSync(file);
+    const content = stat.isSymbolicLink() ? `-> ${fs.readlinkSync(file)}`
+      : stat.isFile() ? createHash('sha256').update(fs.readFileSync(file)).digest('hex') : '';
+    return `${entry} ${stat.mode.toString(8)} ${content}`;
+  });
+}
+
+/** What `rebuilt` knows of a test environment: its directory (named after its lock) and when it was installed. */
+function envInputs(env: { readonly dir: string; readonly lock: string }): string[] {
+  return [env.dir, String(fs.statSync(env.lock).mtimeMs)];
+}
+
+/** The id of an image buildah has. */
+function imageId(image: string): string {
+  return run('buildah', ['images', '--quiet', '--no-trunc', image]).trim();
 }
 
 /** Whether buildah has `image` already. */
@@ -73,14 +112,15 @@ function built(image: string): boolean {
 
 /**
  * Commits an image `from` a base after `build(container, root)` ran with the working container's root
- * file system mounted at `root` (files copied there as root keep their owners and modes); the container
- * is removed whatever happens.
+ * file system mounted at `root` (files copied there as root keep their owners and modes), with `label`;
+ * the container is removed whatever happens.
  */
-function commitImage(image: string, from: string, build: (container: string, root: string) => void): string {
+function commitImage(image: string, from: string, build: (container: string, root: string) => void, label?: string): string {
   const container = run('buildah', ['from', '--quiet', '--pull=never', from]).trim();
   try {
     build(container, run('buildah', ['mount', container]).trim());
     spawnSync('buildah', ['umount', container], { stdio: 'ignore' });
+    if (label) run('buildah', ['config', '--label', label, container]);
     run('buildah', ['commit', '--quiet', container, image]);
   } finally {
     spawnSync('buildah', ['rm', container], { stdio: 'ignore' });
@@ -159,14 +199,14 @@ export function distributionServerImage(image: string, install: LlamaStackEnv): 
   try {
     const layout = distributionImage(work, install);
     const base = pythonImage(venvBasePython(install.venv));
-    return rebuilt(image, () => commitImage(image, base, (c, root) => {
+    const config = ['--workingdir', layout.workingDir ?? '/', '--entrypoint', JSON.stringify(layout.entrypoint), '--cmd', '[]'];
+    for (const [k, v] of Object.entries(layout.env ?? {})) config.push('--env', `${k}=${v}`);
+    return rebuilt(image, [imageId(base), ...envInputs(install), ...treeInputs(work), ...config], (label) => commitImage(image, base, (c, root) => {
       for (const entry of fs.readdirSync(work)) copyInto(root, path.join(work, entry), `/${entry}`);
       copyInto(root, install.dir, install.dir);
       openPath(root, install.dir);
-      const config = ['--workingdir', layout.workingDir ?? '/', '--entrypoint', JSON.stringify(layout.entrypoint), '--cmd', '[]'];
-      for (const [k, v] of Object.entries(layout.env ?? {})) config.push('--env', `${k}=${v}`);
       run('buildah', ['config', ...config, c]);
-    }));
+    }, label));
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
@@ -174,15 +214,16 @@ export function distributionServerImage(image: string, install: LlamaStackEnv): 
 
 /** The sample provider's image, named `image`, built from its Containerfile on the Python base `python`. */
 export function sampleProviderImage(image: string, python: ImagePython): string {
-  const context = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-cluster-sample-provider-'));
-  try {
-    prepareSampleProviderContext(context);
-    const base = pythonImage(python);
-    rebuilt(image, () => buildImage(context, path.join(context, 'Containerfile'), image, { PYTHON_IMAGE: base }));
-  } finally {
-    fs.rmSync(context, { recursive: true, force: true });
-  }
-  return image;
+  const base = pythonImage(python);
+  return rebuilt(image, [imageId(base), ...treeInputs(SAMPLE_PROVIDER_DIR)], (label) => {
+    const context = fs.mkdtempSync(path.join(os.tmpdir(), 'kic-cluster-sample-provider-'));
+    try {
+      prepareSampleProviderContext(context);
+      buildImage(context, path.join(context, 'Containerfile'), image, { PYTHON_IMAGE: base }, [label]);
+    } finally {
+      fs.rmSync(context, { recursive: true, force: true });
+    }
+  });
 }
 
 /**
@@ -195,15 +236,16 @@ export function realProviderImage(image: string, provider: RealProvider, python:
   try {
     const wheels = realProviderWheels(provider.name);
     providerImage(work, { metadata: realProviderMetadata(provider), wheels: wheels.wheels.map((w) => path.join(wheels.wheelDir, w)) });
-    return rebuilt(image, () => commitImage(image, pythonImage(python), (_, root) => copyInto(root, path.join(work, 'lls-provider'), '/lls-provider')));
+    const base = pythonImage(python);
+    return rebuilt(image, [imageId(base), ...treeInputs(work)], (label) => commitImage(image, base, (_, root) => copyInto(root, path.join(work, 'lls-provider'), '/lls-provider'), label));
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
-/** The merge image, built from this repository by its own script, named `image`. */
+/** The merge image, built from this repository by its own script, named `image` (on every run: its input is the library). */
 export function mergeImageNamed(image: string): string {
-  return rebuilt(image, () => run(path.join(REPO_ROOT, 'scripts', 'merge-image', 'build.sh'), ['--tag', image]));
+  return replaced(image, () => run(path.join(REPO_ROOT, 'scripts', 'merge-image', 'build.sh'), ['--tag', image]));
 }
 
 /** The CPU Ray image of Ray's release `version` as upstream names it (Python 3.12, no CUDA). */
@@ -221,14 +263,15 @@ export function rayCpuImageName(version: string): string {
  * again there.
  */
 export function rayImage(image: string, ray: ToolEnv): string {
-  return rebuilt(image, () => commitImage(image, pythonImage(venvBasePython(ray.venv), ['wget']), (c, root) => {
+  const base = pythonImage(venvBasePython(ray.venv), ['wget']);
+  return rebuilt(image, [imageId(base), ...envInputs(ray)], (label) => commitImage(image, base, (c, root) => {
     copyInto(root, ray.dir, ray.dir);
     openPath(root, ray.dir);
     const pathWithRay = `${path.join(ray.venv, 'bin')}:${DEBIAN_PATH}`;
     fs.writeFileSync(path.join(root, 'etc', 'profile.d', 'ray.sh'), `export PATH="${path.join(ray.venv, 'bin')}:$PATH"\n`);
     run('chroot', [root, 'useradd', '-ms', '/bin/bash', '-d', '/home/ray', 'ray', '--uid', '1000', '--gid', '100']);
     run('buildah', ['config', '--user', '1000', '--env', 'HOME=/home/ray', '--workingdir', '/home/ray', '--env', 'LC_ALL=C.UTF-8', '--env', `PATH=${pathWithRay}`, '--cmd', '["bash"]', c]);
-  }));
+  }, label));
 }
 
 /** The sample provider's image as the providers' docs name it (examples/sample-provider). */

@@ -23,10 +23,13 @@ function buildah(args: string[], timeoutMs = 300_000): string {
   return r.stdout;
 }
 
-/** Builds `containerfile` in `context` and tags it `tag`. */
-export function buildImage(context: string, containerfile: string, tag: string, buildArgs: Record<string, string> = {}): void {
+/** Builds `containerfile` in `context` and tags it `tag`, with `labels` (`key=value`). */
+export function buildImage(
+  context: string, containerfile: string, tag: string, buildArgs: Record<string, string> = {}, labels: readonly string[] = [],
+): void {
   const args = ['build', '--isolation', 'chroot', '--quiet', '-f', containerfile, '-t', tag];
   for (const [k, v] of Object.entries(buildArgs)) args.push('--build-arg', `${k}=${v}`);
+  for (const label of labels) args.push('--label', label);
   buildah([...args, context]);
 }
 
