@@ -6,8 +6,9 @@
  * with the sample provider three ways: in the server's process, with its service in a native sidecar, and
  * with its service in a Deployment of its own reached by its Service's name (the cluster's DNS). The
  * stories a user meets next: the server's container killed, a change of the server's ConfigMap applied,
- * what `kube-inference render` and `cdk8s synth` write, a provider image that cannot be installed; and a server of
- * llama-stack 0.7.3, the last release before the rename, in its own distribution image.
+ * what `kube-inference render` and `cdk8s synth` write, a provider image that cannot be installed, the
+ * service part's pods gone; and a server of llama-stack 0.7.3, the last release before the rename, in its own
+ * distribution image.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -18,9 +19,9 @@ import { clusterSupport, KubeCluster, TaskEvent } from './cluster';
 import { request } from './http';
 import { clusterImagesSupport, distributionImageOf, loadServerImages, pythonImage, realProviderImage, SAMPLE_PROVIDER_IMAGE } from './images';
 import { manifestText, SERVER_CONFIG, serverStack } from './server-stack';
-import { ExternalProvider } from '../../src';
+import { ExternalProvider, providerKey } from '../../src';
 import { cli } from '../cli/run';
-import { LLAMA_STACK, LMEVAL, OGX, TRUSTYAI_FMS } from '../pod-startup/helpers';
+import { LLAMA_STACK, LMEVAL, OGX, PACKAGES_DIR, SHARED_DIR, TRUSTYAI_FMS } from '../pod-startup/helpers';
 import { describeWhen, firstUnsupported } from '../sandbox/host';
 import { REPO_ROOT, venvBasePython } from '../sandbox/images';
 import { llamaStackEnv, providerWheels, testEnvsSupport } from '../sandbox/test-envs';
@@ -174,6 +175,32 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX}, llama-stack
       ]);
     });
 
+    test('the service part\'s pods gone, only that provider fails: the server and the others go on', async () => {
+      const serviceDeployment = ['deployment', 'llama-stack-acme-service', '-n', NAMESPACE];
+      cluster.kubectl(['scale', ...serviceDeployment, '--replicas=0']);
+      try {
+        await cluster.waitFor('the service\'s pods gone', () => {
+          const pods = cluster.get(['pods', '-n', NAMESPACE, '-l', 'kube-inference.io/server=llama-stack']).items as any[];
+          return pods.some((p) => p.metadata.name.startsWith('llama-stack-acme-service-')) ? undefined : true;
+        }, 120_000);
+        // ogx maps a provider's ConnectionError to 502 (ogx/core/exceptions/mapping.py).
+        expect(await chat('acme-service/echo', 'four')).toMatchObject({
+          status: 502, body: { error: { message: expect.stringContaining('acme-echo: the service at http://llama-stack-acme-service:8080/v1 did not answer: ') } },
+        });
+        expect((await chat('acme-echo/echo', 'five')).status).toBe(200);
+        expect((await chat('acme-sidecar/echo', 'six')).status).toBe(200);
+      } finally {
+        cluster.kubectl(['scale', ...serviceDeployment, '--replicas=1']);
+        await available('llama-stack-acme-service');
+      }
+      // kube-proxy leads the Service to the new pod a moment after it became ready.
+      const back = await cluster.waitFor('the service part answering again', async () => {
+        const answer = await chat('acme-service/echo', 'back');
+        return answer.status === 200 ? answer : undefined;
+      }, 120_000);
+      expect(back.body.choices[0].message.content).toBe('service> back');
+    });
+
     test('the server killed on the node is restarted alone: no provider is installed again', async () => {
       const [pod] = serverPods();
       expect(cluster.killContainer(pod.status.containerStatuses[0].containerID)).toBeGreaterThan(0);
@@ -252,23 +279,30 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX}, llama-stack
       expect(await chatThroughService('cdk8s-app', 'acme-echo/echo', 'from   cdk8s')).toBe('cdk8s> from cdk8s');
     });
 
-    test(`llama-stack ${LLAMA_STACK}: a server with the provider in its process and in a native sidecar rolls out and answers`, async () => {
+    test(`llama-stack ${LLAMA_STACK}: a server with the provider in its process, in a native sidecar and in a Deployment of its own rolls out and answers`, async () => {
       ownServer('legacy');
+      ownServer('legacy-acme-service');
       cluster.kubectl(['apply', '--server-side', '-n', NAMESPACE, '-f', '-'], stack('legacy', [
         { providerId: 'acme-echo', image: ECHO, config: { prefix: 'legacy> ' } },
         { providerId: 'acme-sidecar', image: ECHO, config: { prefix: 'legacy sidecar> ' }, sidecar: {} },
+        { providerId: 'acme-service', image: ECHO, config: { prefix: 'legacy service> ' }, service: { replicas: 1 } },
       ], undefined, LLAMA_STACK));
+      await available('legacy-acme-service');
       await available('legacy');
       const [pod] = serverPods('legacy');
       expect(pod.status.containerStatuses.map((c: any) => `${c.name}:${c.ready}`)).toEqual(['llama-stack:true']);
-      expect(cluster.kubectl(['logs', '-n', NAMESPACE, pod.metadata.name, '-c', 'llama-stack'])).toContain('Preflight passed: 2 external provider(s) ready');
+      expect(cluster.kubectl(['logs', '-n', NAMESPACE, pod.metadata.name, '-c', 'llama-stack'])).toContain('Preflight passed: 3 external provider(s) ready');
       expect(await chatThroughService('legacy', 'acme-echo/echo', 'old   friend')).toBe('legacy> old friend');
       expect(await chatThroughService('legacy', 'acme-sidecar/echo', 'old   friend')).toBe('legacy sidecar> old friend');
+      expect(await chatThroughService('legacy', 'acme-service/echo', 'old   friend')).toBe('legacy service> old friend');
       const [s] = await status('legacy');
-      expect(s).toMatchObject({ phase: 'Ready', providers: [{ providerId: 'acme-echo', phase: 'Ready' }, { providerId: 'acme-sidecar', mode: 'sidecar', phase: 'Ready' }] });
+      expect(s).toMatchObject({
+        phase: 'Ready',
+        providers: [{ providerId: 'acme-echo', phase: 'Ready' }, { providerId: 'acme-sidecar', mode: 'sidecar', phase: 'Ready' }, { providerId: 'acme-service', mode: 'service', phase: 'Ready' }],
+      });
     });
 
-    test(`llama-stack ${LLAMA_STACK}: real providers from PyPI, one depending on llama-stack itself, are installed and served`, async () => {
+    test(`llama-stack ${LLAMA_STACK}: real providers from PyPI, one depending on llama-stack itself, are installed and served, the server's own packages serving what it has`, async () => {
       ownServer('real');
       cluster.kubectl(['apply', '--server-side', '-n', NAMESPACE, '-f', '-'], manifestText(serverStack('real', {
         safety: [{ providerId: 'trustyai_fms', image: FMS_IMAGE, config: {} }],
@@ -276,7 +310,24 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX}, llama-stack
       }, undefined, LLAMA_STACK)));
       await available('real');
       const [pod] = serverPods('real');
+      // Spec order: section order (safety before eval), then list order.
+      expect(pod.status.initContainerStatuses.map((c: any) => c.name)).toEqual(['write-init-scripts', 'inspect-distribution',
+        `install-provider-${providerKey('trustyai_fms')}`, `install-provider-${providerKey('trustyai_lmeval')}`, 'merge-config']);
       expect(cluster.kubectl(['logs', '-n', NAMESPACE, pod.metadata.name, '-c', 'llama-stack'])).toContain('Preflight passed: 2 external provider(s) ready');
+      // lmeval's wheels include llama-stack itself, fastapi, pydantic...: the server has them, so they are
+      // not installed, and the server imports its own copies.
+      const inServer = (...command: string[]) => cluster.kubectl(['exec', '-n', NAMESPACE, pod.metadata.name, '-c', 'llama-stack', '--', ...command]);
+      const manifest = inServer('cat', `${SHARED_DIR}/installed-packages.txt`);
+      expect(manifest).toMatch(/^llama_stack==0\.7\.3 provider=trustyai-lmeval-[0-9a-f]{8} image=\S+ served-by=server$/mi);
+      expect(manifest).toMatch(/^fastapi==\S+ provider=\S+ image=\S+ served-by=server$/mi);
+      expect(manifest).toMatch(/^kubernetes==35\.0\.0 provider=trustyai-lmeval-[0-9a-f]{8} image=\S+$/m);
+      const installed = inServer('ls', PACKAGES_DIR).split('\n');
+      expect(installed).toContain('llama_stack_provider_lmeval');
+      expect(installed.filter((p) => p === 'llama_stack' || p === 'fastapi')).toEqual([]);
+      const files = inServer('python3', '-c',
+        'import llama_stack, fastapi, pydantic, llama_stack_provider_lmeval as m; print(llama_stack.__file__); print(fastapi.__file__); print(pydantic.__file__); print(m.__file__)').trim().split('\n');
+      expect(files.slice(0, 3).every((f) => f.startsWith(`${legacyEnv.value!.venv}/`))).toBe(true);
+      expect(files[3]).toBe(`${PACKAGES_DIR}/llama_stack_provider_lmeval/__init__.py`);
       const service = cluster.get(['service', 'real-service', '-n', NAMESPACE]);
       const providers = await request(`http://${service.spec.clusterIP}:${service.spec.ports[0].port}/v1/providers`);
       expect(providers.status).toBe(200);

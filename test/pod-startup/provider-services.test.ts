@@ -1,14 +1,16 @@
 /**
  * Providers whose service part runs outside the server process, run for real: the sample provider's
- * image, built from its Containerfile, runs its service part as a sidecar of the real llama-stack
- * 0.7.3 (and ogx 1.5.0) server's pod, or in a pod of its own behind a Service, on a pod network (network namespaces
- * and veth: test/sandbox/pod-network.ts). A chat completion through the server's route is answered by
- * the service, whose completion id names the pod that answered (`chatcmpl-<hostname>-…`).
+ * image, built from its Containerfile, runs its service part as a sidecar of the real llama-stack 0.7.3
+ * server's pod on a pod network (network namespaces and veth: test/sandbox/pod-network.ts), killed and
+ * restarted, and as a regular container for clusters before native sidecars. A chat completion through
+ * the server's route is answered by the service, whose completion id names the pod that answered
+ * (`chatcmpl-<hostname>-…`). Inline, sidecar and service providers in one server of each release, and a
+ * service's pods gone, are stories of the real cluster (test/cluster/llama-stack.test.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { deploymentOf, EACH_SERVER, env, renderStack, Scenario, serveProviderServices, starterImage } from './helpers';
+import { deploymentOf, env, LLAMA_STACK, renderStack, Scenario } from './helpers';
 import { buildSampleProviderImage } from './sample-provider-image';
 import { ExternalProvider } from '../../src';
 import { buildahSupport, removeImage } from '../sandbox/buildah';
@@ -22,16 +24,16 @@ const HEX = '[0-9a-f]{32}';
 const SAMPLE_METADATA = path.relative(process.cwd(), path.join(__dirname, '..', '..', 'examples', 'sample-provider', 'lls-provider-spec.yaml'));
 
 const support = firstUnsupported(sandboxSupport, buildahSupport, podNetworkSupport,
-  () => testEnvsSupport(...EACH_SERVER.map((version) => llamaStackEnv(version))));
+  () => testEnvsSupport(llamaStackEnv(LLAMA_STACK)));
 
-describeWhen(`providers' service parts beside the real server (${EACH_SERVER.join(', ')})`, support, 'bubblewrap, buildah, a pod network (root, iproute2, iptables) and the llama-stack test environments', () => {
+describeWhen(`providers' service parts beside the real server (llama-stack ${LLAMA_STACK})`, support, 'bubblewrap, buildah, a pod network (root, iproute2, iptables) and the llama-stack test environments', () => {
   let s: Scenario;
   let network: PodNetwork;
 
   beforeAll(() => {
     s = new Scenario('provider-services');
     s.images[IMAGE] = buildSampleProviderImage(s, IMAGE);
-    EACH_SERVER.forEach((version) => s.distribution({}, starterImage(version), version));
+    s.distribution();
     network = PodNetwork.create();
   });
   afterAll(() => {
@@ -106,42 +108,6 @@ describeWhen(`providers' service parts beside the real server (${EACH_SERVER.joi
       answer = await chat(pod, 'acme-sidecar/echo', 'old cluster');
     }
     expect(answer.body.choices[0].message.content).toBe('acme-sidecar> old cluster');
-    await pod.stop();
-  });
-
-  // The same on the newest ogx: its server maps a provider's ConnectionError to 502 too (ogx/core/exceptions/mapping.py).
-  test.each(EACH_SERVER)('inline, sidecar and service providers in one server, each answering from its own place (%s)', async (version) => {
-    const manifests = renderStack({
-      distribution: { image: starterImage(version) },
-      externalProviders: {
-        inference: [
-          provider('acme-inline'),
-          provider('acme-sidecar', { sidecar: {} }),
-          provider('acme-service', { service: { replicas: 1 } }),
-        ],
-      },
-    });
-    const [service] = await serveProviderServices(manifests, network, serve);
-    expect(service.container('provider')).toMatchObject({ state: 'running' });
-    const pod = await serve(deploymentOf(manifests), manifests);
-    expect(pod.ip).not.toBe(service.ip);
-
-    const inline = await chat(pod, 'acme-inline/echo', 'one');
-    expect(inline.body).toMatchObject({ choices: [{ message: { content: 'acme-inline> one' } }] });
-    expect(inline.body.id).toMatch(new RegExp(`^chatcmpl-${HEX}$`)); // in the server's process
-    const sidecar = await chat(pod, 'acme-sidecar/echo', 'two');
-    expect(sidecar.body).toMatchObject({ choices: [{ message: { content: 'acme-sidecar> two' } }] });
-    expect(sidecar.body.id).toMatch(new RegExp(`^chatcmpl-stack-${HEX}$`));
-    // Through the Service's name and ClusterIP, to the provider's own pod in its own network namespace.
-    const viaService = await chat(pod, 'acme-service/echo', 'three');
-    expect(viaService.body).toMatchObject({ choices: [{ message: { content: 'acme-service> three' } }] });
-    expect(viaService.body.id).toMatch(new RegExp(`^chatcmpl-stack-acme-service-${HEX}$`));
-
-    // The service's pod gone: only that provider fails; the server and the others go on.
-    await service.stop();
-    expect(await chat(pod, 'acme-service/echo', 'four')).toMatchObject({ status: 502, body: { error: { message: expect.stringContaining('acme-echo: the service at http://stack-acme-service:8080/v1 did not answer: ') } } });
-    expect((await chat(pod, 'acme-inline/echo', 'five')).status).toBe(200);
-    expect((await chat(pod, 'acme-sidecar/echo', 'six')).status).toBe(200);
     await pod.stop();
   });
 });
