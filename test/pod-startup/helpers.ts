@@ -39,6 +39,9 @@ export const SCRIPTS_DIR = '/opt/llama-stack/scripts';
 export const SHARED_DIR = '/opt/llama-stack/external-providers';
 export const PACKAGES_DIR = `${SHARED_DIR}/python-packages`;
 
+/** How long a scenario's pod may take to come up (or fail) before the runner gives up on it. */
+export const POD_TIMEOUT_MS = 180_000;
+
 /** Renders the construct in a chart; returns every manifest. */
 export function renderStack(props: Partial<LlamaStackWithProvidersProps>): any[] {
   const chart = Testing.chart();
@@ -136,6 +139,8 @@ export class Scenario {
   public readonly dir: string;
   public readonly images: Record<string, ContainerImage> = {};
   private readonly runs: PodRun[] = [];
+  /** How many pods were started: each gets a directory of its own, also when several start at once. */
+  private started = 0;
 
   public constructor(name: string) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `kic-${name}-`));
@@ -175,8 +180,8 @@ export class Scenario {
     const pod = await runPod(workload, {
       images: this.images,
       manifests: final,
-      workDir: path.join(this.dir, `pod-${this.runs.length}`),
-      timeoutMs: 180_000,
+      workDir: path.join(this.dir, `pod-${this.started++}`),
+      timeoutMs: POD_TIMEOUT_MS,
       ...options,
     });
     this.runs.push(pod);

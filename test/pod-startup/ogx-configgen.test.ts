@@ -18,7 +18,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { deploymentOf, describeWithLlamaStack, OGX, ogxDistribution, renderStack, Scenario } from './helpers';
+import { deploymentOf, describeWithLlamaStack, OGX, ogxDistribution, POD_TIMEOUT_MS, renderStack, Scenario } from './helpers';
 import { describeWhen } from '../sandbox/host';
 import { PodNetwork, podNetworkSupport } from '../sandbox/pod-network';
 
@@ -75,31 +75,53 @@ describeWhen('the OGX operator\'s config-generator cases', podNetworkSupport(), 
       network?.dispose();
     });
 
-    test.each(CASES)('%s: the config generated at synth time from its OGXServer and base config', async (name) => {
+    const renderCase = (name: string) => {
       const spec = parse(read(name, 'cr.yaml')).spec;
-      const render = () => renderStack({
+      return renderStack({
         distribution: { image },
         port: spec.network?.port ?? 8321,
         userConfig: { config: read(name, 'base.yaml') },
         declarativeConfig: spec,
       });
-      if (name in REFUSED) {
-        expect(render).toThrow(`gets provider_type ${REFUSED[name]}, which no ogx release registers`);
-        return;
-      }
-      const manifests = render();
+    };
+    /** What became of a case's pod: how it ended, the server's log, and its health answer when it runs. */
+    interface Outcome { readonly phase: string; readonly logs: string; readonly health?: unknown; readonly describe: string }
+    const serve = async (name: string): Promise<Outcome> => {
+      const manifests = renderCase(name);
       const pod = await s.run(manifests, { serve: {}, network, secrets: referencedSecrets(deploymentOf(manifests)) });
       try {
-        if (name in SERVER_REFUSES) {
-          expect(pod.phase).toBe('Failed');
-          expect(unwrapped(pod.container('ogx').logs)).toContain(SERVER_REFUSES[name]);
-        } else {
-          if (pod.phase !== 'Running') throw new Error(`the server did not come up:\n${pod.describe()}`);
-          expect((await pod.server!.request('GET', '/v1/health')).body).toEqual({ status: 'OK' });
-        }
+        const health = pod.phase === 'Running' ? (await pod.server!.request('GET', '/v1/health')).body : undefined;
+        return { phase: pod.phase, logs: pod.container('ogx').logs, health, describe: pod.describe() };
       } finally {
         await pod.stop();
       }
+    };
+    // The pods run two at a time (the machine's two cores; each pod has its own network namespace, so the
+    // cases' ports do not meet), started before the tests, each of which waits for its own.
+    const outcomes = new Map<string, Promise<Outcome>>();
+    beforeAll(() => {
+      const lanes = [Promise.resolve(), Promise.resolve()];
+      CASES.filter((name) => !(name in REFUSED)).forEach((name, i) => {
+        const outcome = lanes[i % lanes.length].then(() => serve(name));
+        lanes[i % lanes.length] = outcome.then(() => undefined, () => undefined);
+        outcome.catch(() => undefined); // its test reports it
+        outcomes.set(name, outcome);
+      });
     });
+
+    test.each(CASES)('%s: the config generated at synth time from its OGXServer and base config', async (name) => {
+      if (name in REFUSED) {
+        expect(() => renderCase(name)).toThrow(`gets provider_type ${REFUSED[name]}, which no ogx release registers`);
+        return;
+      }
+      const outcome = await outcomes.get(name)!;
+      if (name in SERVER_REFUSES) {
+        expect(outcome.phase).toBe('Failed');
+        expect(unwrapped(outcome.logs)).toContain(SERVER_REFUSES[name]);
+      } else {
+        if (outcome.phase !== 'Running') throw new Error(`the server did not come up:\n${outcome.describe}`);
+        expect(outcome.health).toEqual({ status: 'OK' });
+      }
+    }, 2 * POD_TIMEOUT_MS); // its own pod, and the one ahead of it in its lane, each bounded by the pod's time-out
   });
 });
