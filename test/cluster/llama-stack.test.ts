@@ -355,8 +355,13 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX}, llama-stack
       expect(failed.providers[1].reason).toContain('Resolution: Provider images must contain their metadata file at /lls-provider/lls-provider-spec.yaml.');
 
       const [pod] = serverPods('broken');
-      // `kubectl get pod` names the failing init container; `describe` shows the log's end as its message.
-      expect(cluster.kubectl(['get', 'pod', '-n', NAMESPACE, pod.metadata.name, '--no-headers'])).toMatch(/ Init:(Error|CrashLoopBackOff) /);
+      // `kubectl get pod` names the failing init container's state (between two back-offs the kubelet runs
+      // it again, and the column shows the init containers done: `Init:3/5`); `describe` shows the log's end as
+      // its message.
+      await cluster.waitFor('kubectl get pod showing the init container failed', () => {
+        const line = cluster.kubectl(['get', 'pod', '-n', NAMESPACE, pod.metadata.name, '--no-headers']);
+        return / Init:(Error|CrashLoopBackOff) /.test(line) ? line : undefined;
+      }, 120_000);
       expect(cluster.kubectl(['describe', 'pod', '-n', NAMESPACE, pod.metadata.name])).toContain('ERROR: Missing /lls-provider/lls-provider-spec.yaml in image registry.example.com/acme/no-meta:1');
       await cluster.waitFor('the kubelet\'s back-off event', () => {
         const events = cluster.get(['events', '-n', NAMESPACE, '--field-selector', `involvedObject.name=${pod.metadata.name},reason=BackOff`]).items as any[];
