@@ -71,11 +71,15 @@ async function parse(env: ToolEnv, cases: readonly Case[]): Promise<Record<strin
     const child = spawn(env.python, [CHECK], { stdio: ['pipe', 'pipe', 'pipe'] });
     const started: Checker = { child, lines: createInterface({ input: child.stdout! })[Symbol.asyncIterator](), stderr: '' };
     child.stderr!.on('data', (chunk) => (started.stderr = (started.stderr + chunk).slice(-4096)));
+    child.stdin!.on('error', () => undefined); // a checker that died: its end of the lines says so below
     checkers.set(env.python, checker = started);
   }
   checker.child.stdin!.write(`${JSON.stringify(cases)}\n`);
   const line = await checker.lines.next();
-  if (line.done) throw new Error(`runtime_args_check.py in ${env.name} ended without an answer: ${checker.stderr}`);
+  if (line.done) {
+    checkers.delete(env.python); // the next test starts a new one
+    throw new Error(`runtime_args_check.py in ${env.name} ended without an answer: ${checker.stderr}`);
+  }
   const results = Object.fromEntries((JSON.parse(line.value) as Result[]).map((r) => [r.id, r]));
   expect(Object.keys(results).sort()).toEqual(cases.map((c) => c.id).sort());
   return results;
