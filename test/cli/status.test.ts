@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'fs';
+import { writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
@@ -6,6 +6,7 @@ import { asInput } from './hostile-manifests';
 import { cli } from './run';
 import { CliIo, UsageError } from '../../src/cli/io';
 import { statusCommand } from '../../src/cli/status-command';
+import { tempDir } from '../temp-dir';
 
 // Resources as `kubectl get -o yaml` prints them: server-set metadata, spec and status.
 const DGD = {
@@ -39,7 +40,7 @@ async function run(args: string[], stdin = ''): Promise<{ code: number; stdout: 
 }
 
 const file = (content: string) => {
-  const path = join(mkdtempSync(join(tmpdir(), 'status-')), 'saved.yaml');
+  const path = join(tempDir('status-'), 'saved.yaml');
   writeFileSync(path, content);
   return path;
 };

@@ -1,14 +1,14 @@
 // The red-team finding "Unbounded work" (issue 28) through the CLI users run (the bundle; `npx projen
 // compile` builds it): `validate --crd` ran until killed on these; the API server's work is bounded.
-import { mkdtempSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
+import { writeFileSync } from 'fs';
 import { join } from 'path';
 import { stringify } from 'yaml';
 import { runBuiltCli } from './built-cli';
 import { ALMOST, bound, boundCrd, tags, TRIPLE_ALL, unboundedFields } from '../schema/unbounded-work';
+import { tempDir } from '../temp-dir';
 
 test('validate --crd: a backtracking pattern, a backtracking matches() and a costly rule end with the API server\'s verdicts', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'validate-unbounded-'));
+  const dir = tempDir('validate-unbounded-');
   const crd = join(dir, 'crd.yaml');
   const objects = join(dir, 'objects.yaml');
   writeFileSync(crd, stringify(boundCrd(unboundedFields())));

@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
+import { readdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { cli } from './run';
 import { KUBERNETES_MINORS } from '../../src/schema/kubernetes/openapi';
+import { tempDir } from '../temp-dir';
 
 const MIXED = join(__dirname, '..', 'fixtures', 'manifests', 'mixed.yaml');
 
@@ -58,7 +58,7 @@ describe('kube-inference validate', () => {
   });
 
   test('a directory\'s kustomization.yaml is Kustomize\'s config, not an object: skipped', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'validate-'));
+    const dir = tempDir('validate-');
     writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [cm.yaml]\n');
     writeFileSync(join(dir, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n');
     const r = await cli(['validate', '--strict', dir]);

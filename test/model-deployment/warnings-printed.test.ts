@@ -1,13 +1,11 @@
 // Warnings reach a `cdk8s synth` user on standard error once each, however many charts the app has:
 // cdk8s validates the whole app once per chart it synthesises and once more for the app.
-import { mkdtempSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
 import { App, Chart } from 'cdk8s';
 import { ModelDeployment } from '../../src/model-deployment';
+import { tempDir } from '../temp-dir';
 
 test('each warning is printed once, with its construct path', () => {
-  const app = new App({ outdir: mkdtempSync(join(tmpdir(), 'warnings-')) });
+  const app = new App({ outdir: tempDir('warnings-') });
   for (const name of ['one', 'two', 'three']) {
     const chart = new Chart(app, name);
     // KAITO presets have no pod template: imagePullSecrets is reported and ignored.
