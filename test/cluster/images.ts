@@ -61,9 +61,9 @@ const INPUTS_LABEL = 'io.kube-inference-tests.inputs';
  * would otherwise pile up in buildah's storage, run after run.
  */
 function replaced(image: string, build: () => void): string {
-  const before = spawnSync('buildah', ['images', '--quiet', '--no-trunc', image], { encoding: 'utf8' }).stdout.trim();
+  const before = imageId(image);
   build();
-  const after = spawnSync('buildah', ['images', '--quiet', '--no-trunc', image], { encoding: 'utf8' }).stdout.trim();
+  const after = imageId(image);
   // Left alone when still in use (a working container of another build).
   if (before !== '' && before !== after) spawnSync('buildah', ['rmi', before], { stdio: 'ignore' });
   return image;
@@ -100,9 +100,9 @@ function envInputs(env: { readonly dir: string; readonly lock: string }): string
   return [env.dir, String(fs.statSync(env.lock).mtimeMs)];
 }
 
-/** The id of an image buildah has. */
+/** The id of the image buildah has under the name `image`, empty when it has none. */
 function imageId(image: string): string {
-  return run('buildah', ['images', '--quiet', '--no-trunc', image]).trim();
+  return spawnSync('buildah', ['images', '--quiet', '--no-trunc', image], { encoding: 'utf8' }).stdout.trim();
 }
 
 /** Whether buildah has `image` already. */

@@ -193,12 +193,8 @@ describeWhen(`LlamaStackWithProviders on a real cluster (ogx ${OGX}, llama-stack
         cluster.kubectl(['scale', ...serviceDeployment, '--replicas=1']);
         await available('llama-stack-acme-service');
       }
-      // kube-proxy leads the Service to the new pod a moment after it became ready.
-      const back = await cluster.waitFor('the service part answering again', async () => {
-        const answer = await chat('acme-service/echo', 'back');
-        return answer.status === 200 ? answer : undefined;
-      }, 120_000);
-      expect(back.body.choices[0].message.content).toBe('service> back');
+      // kube-proxy leads the provider's Service to the new pod a moment after it became ready.
+      expect(await chatThroughService('llama-stack', 'acme-service/echo', 'back')).toBe('service> back');
     });
 
     test('the server killed on the node is restarted alone: no provider is installed again', async () => {

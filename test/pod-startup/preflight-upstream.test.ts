@@ -1,9 +1,9 @@
 /**
  * Preflight against the real server's loader: for each case of upstream/make-cases.sh (a provider built
  * on the server's own spec classes, right or wrong in one way), preflight passes exactly when the
- * server's own loading code (upstream/differential.py, one process per server release) loads the provider. Runs with the interpreters of
- * the test set-up's server environments (ogx 1.5.0 and 1.1.3, llama-stack 0.7.3 and 0.3.5); fails in CI
- * when they are missing.
+ * server's own loading code (upstream/differential.py, one process per server release) loads the
+ * provider. Runs with the interpreters of the test set-up's server environments (ogx 1.5.0 and 1.1.3,
+ * llama-stack 0.7.3 and 0.3.5); fails in CI when they are missing.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
